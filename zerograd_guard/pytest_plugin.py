@@ -1,1 +1,236 @@
-"""pytest plugin entry point (being built: see the runtime guard issue)."""
+"""pytest plugin: ``pytest --zerograd-guard`` asserts gradient hygiene at every optimizer step.
+
+Imported at every pytest start through the ``pytest11`` entry point, so it imports
+nothing heavy: torch and the runtime guard are imported only when a test is guarded.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+
+from zerograd_guard.children.pytest_support import TestChildren, leave_guarded_parent
+
+MODES = ("error", "warn", "off")
+_INI_VALUES = {
+    "true": "error",
+    "1": "error",
+    "yes": "error",
+    "on": "error",
+    "error": "error",
+    "warn": "warn",
+    "off": "off",
+    "false": "off",
+    "0": "off",
+    "no": "off",
+    "": "off",
+}
+_SESSION_KEY = pytest.StashKey[dict[str, Any]]()  # on the config: mode, per-test results
+_TEST_KEY = pytest.StashKey["GuardedTest"]()  # on an item: its guard
+_PROPERTY = "zerograd_guard"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("zerograd-guard", "gradient clearing guard")
+    group.addoption(
+        "--zerograd-guard",
+        nargs="?",
+        const="error",
+        default=None,
+        choices=MODES,
+        dest="zerograd_guard",
+        help="guard every test: fail (default) or 'warn' when gradients are not cleared "
+        "between optimizer steps; 'off' disables. Env ZEROGRAD_GUARD=1 also enables.",
+    )
+    group.addoption(
+        "--zerograd-guard-report",
+        default=None,
+        metavar="PATH",
+        dest="zerograd_guard_report",
+        help="write a JSON report of guarded tests (steps checked, violations) to PATH",
+    )
+    parser.addini(
+        "zerograd_guard",
+        "guard every test: true | warn | off (default off)",
+        default="off",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "zerograd_guard_off: do not guard this test even under --zerograd-guard"
+    )
+    config.addinivalue_line(
+        "markers",
+        "zerograd(accumulate=k): guard this test; every optimizer step must consume exactly "
+        "k backward passes (ZG103)",
+    )
+    leave_guarded_parent()  # started by a guarded test: this run guards itself, or not at all
+    mode = _mode(config)
+    if mode != "off" and importlib.util.find_spec("torch") is None:
+        raise pytest.UsageError("--zerograd-guard needs torch: pip install zerograd-guard[torch]")
+    state: dict[str, Any] = {"mode": mode, "tests": []}
+    config.stash[_SESSION_KEY] = state
+    config.pluginmanager.register(_Recorder(state), "zerograd-guard-recorder")
+
+
+def _mode(config: pytest.Config) -> str:
+    option = config.getoption("zerograd_guard")
+    if option is not None:
+        return option
+    env = os.environ.get("ZEROGRAD_GUARD")
+    if env is not None and env.strip():
+        return _INI_VALUES.get(env.strip().lower(), "error")
+    value = str(config.getini("zerograd_guard")).strip().lower()
+    if value not in _INI_VALUES:
+        raise pytest.UsageError(
+            f"ini option zerograd_guard: expected true, warn or off, not {value!r}"
+        )
+    return _INI_VALUES[value]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        marker = item.get_closest_marker("zerograd")
+        if marker is None:
+            continue
+        contract = marker.kwargs.get("accumulate")
+        if set(marker.kwargs) - {"accumulate"} or marker.args or not _positive_int(contract):
+            raise pytest.UsageError(
+                f"{item.nodeid}: use @pytest.mark.zerograd(accumulate=k) with k a positive "
+                f"integer, not {marker.args or ''}{marker.kwargs}"
+            )
+
+
+def _positive_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+def _plan(item: pytest.Item) -> tuple[str | None, int | None]:
+    """(mode, accumulate contract) for this test; mode None = not guarded."""
+    mode = item.config.stash[_SESSION_KEY]["mode"]
+    if item.get_closest_marker("zerograd_guard_off") is not None:
+        return None, None
+    marker = item.get_closest_marker("zerograd")
+    contract = marker.kwargs.get("accumulate") if marker is not None else None
+    if mode == "off":
+        return ("error" if marker is not None else None), contract
+    return mode, contract
+
+
+class GuardedTest:
+    """The guard of one test, from setup through teardown.
+
+    Extension point: per-test work that must follow the guard (child processes'
+    findings, engine adapters) hooks into ``__init__``/``close`` and ``update_report``.
+    """
+
+    def __init__(self, mode: str, contract: int | None, counted: bool) -> None:
+        from zerograd_guard.runtime import Guard
+
+        self.guard = Guard(mode, accumulate=contract)
+        self.counted = counted  # in the summary and JSON report (not for fixture-only use)
+        self._reported = 0
+        self.guard.__enter__()
+        # Python processes the test starts are guarded too and report back.
+        self.children = TestChildren(self.guard.mode, contract)
+
+    def update_report(self, report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
+        """Shorten guard tracebacks; fail a phase whose violation was swallowed."""
+        if call.excinfo is not None and call.excinfo.errisinstance(AssertionError):
+            error = call.excinfo.value
+            if hasattr(error, "finding"):  # GradientGuardError: its message is the whole story
+                report.longrepr = f"{type(error).__name__}: {error}"
+        violations = self.guard.report.violations
+        delegated = self.guard.delegated  # a guard opened inside the test decided these
+        unreported = [v for v in violations[self._reported :] if all(v is not d for d in delegated)]
+        if self.guard.mode == "error" and unreported and report.passed:
+            report.outcome = "failed"
+            report.longrepr = (
+                "zerograd-guard violation (exception swallowed by the code under test):\n"
+                + "\n\n".join(violation.render() for violation in unreported)
+            )
+        if report.failed or hasattr(report, "wasxfail"):  # xfail: the expected failure
+            self._reported = len(violations)
+        if call.when != "setup":
+            self.children.update_report(report)
+        if call.when == "teardown" and self.counted:
+            # An extra report attribute (not user_properties, which junitxml would print):
+            # pytest and xdist carry extra JSON-ready attributes from workers to the controller.
+            setattr(report, _PROPERTY, {**self.guard.report.as_dict(), **self.children.summary()})
+
+    def close(self) -> None:
+        self.guard.__exit__(None, None, None)
+        self.children.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    mode, contract = _plan(item)
+    wants_fixture = "zerograd_guard" in getattr(item, "fixturenames", ())
+    if mode is None and not wants_fixture:
+        yield
+        return
+    guarded = GuardedTest(mode or "error", contract, counted=mode is not None)
+    item.stash[_TEST_KEY] = guarded
+    try:
+        yield
+    finally:
+        guarded.close()
+
+
+@pytest.fixture
+def zerograd_guard(request: pytest.FixtureRequest) -> Any:
+    """The guard for this test (guarded even without --zerograd-guard); inspect ``.report``."""
+    return request.node.stash[_TEST_KEY].guard
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None]:
+    outcome = yield
+    guarded = item.stash.get(_TEST_KEY, None)
+    if guarded is not None:
+        guarded.update_report(outcome.get_result(), call)
+
+
+class _Recorder:
+    """Collects per-test guard results from reports (also those sent by xdist workers)."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self._state = state
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        value = getattr(report, _PROPERTY, None)
+        if report.when == "teardown" and value is not None:
+            self._state["tests"].append({"nodeid": report.nodeid, **value})
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    state = config.stash.get(_SESSION_KEY, None)
+    if state is None or state["mode"] == "off":
+        return
+    tests = state["tests"]
+    children = [child for test in tests for child in test.get("children", ())]
+    steps = sum(result["steps_checked"] for result in [*tests, *children])
+    violations = sum(len(result["violations"]) for result in [*tests, *children])
+    warnings = sum(len(result["warnings"]) for result in [*tests, *children])
+    terminalreporter.write_line(
+        f"zerograd-guard: {len(tests)} tests guarded, {steps} optimizer steps checked, "
+        f"{violations} violations, {warnings} warnings"
+        + (f" (including {len(children)} child processes)" if children else "")
+    )
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    state = config.stash.get(_SESSION_KEY, None)
+    path = config.getoption("zerograd_guard_report", None)
+    if state is None or not path or hasattr(config, "workerinput"):
+        return
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump({"mode": state["mode"], "tests": state["tests"]}, handle, indent=2)

@@ -1,6 +1,6 @@
 """The static half: ``zerograd-lint``, a libcst flow analyzer. Never imports torch.
 
-Layout (each folder has one job):
+The analysis model (each folder has one job):
 
 * ``findings`` — what the analysis reports (``Finding``, ``Fix``, ``Edit``).
 * ``options`` — what the analysis can be told (extra call names, engines).
@@ -8,7 +8,16 @@ Layout (each folder has one job):
 * ``extract/`` — syntax tree -> events.
 * ``flow/`` — the flow check over each function's control flow.
 * ``rules/`` — ZG1xx rules reading the model; each carries its own examples.
+* ``fixes/`` — the edits that repair a finding.
 * ``analyze`` — ``analyze_source()``, the one entry point that ties them together.
-* ``cli``, ``config``, ``discovery``, ``noqa``, ``formats/``, ``cache``,
-  ``notebooks``, ``fixes/``, ``plugins/`` — everything around the model.
+
+Around the model:
+
+* ``cli`` / ``__main__`` — ``zerograd-lint``; ``runner`` — the per-file pipeline and process pool.
+* ``config`` — ``[tool.zerograd-guard]``; ``selection`` — select/ignore/per-file-ignores.
+* ``discovery`` — which files to lint; ``sourcefile`` — decoding and atomic writes.
+* ``noqa`` — suppressions; ``notebooks`` — ``.ipynb`` cells in and out.
+* ``cache`` — per-file result cache; ``fixes_apply`` — applying edits safely.
+* ``formats/`` — text, json, sarif, github, statistics; ``rule_docs`` — rule pages.
+* ``plugins/`` — pluggy hooks for third-party patterns and rules.
 """

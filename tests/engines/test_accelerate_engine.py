@@ -1,0 +1,69 @@
+"""accelerate: the prepared optimizer only reaches torch on sync micro-batches."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import pytest
+import torch
+
+from .conftest import assert_silent
+from .loops.accelerate_loop import train_accelerate
+from .loops.common import StepCounter
+
+MICRO_BATCHES = 8
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_documented_loop_steps_once_per_window_unguarded(k: int) -> None:
+    with StepCounter() as counter:
+        train_accelerate(k, MICRO_BATCHES)
+    assert counter.per_optimizer == {"SGD": MICRO_BATCHES // k}
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_loop_without_zero_grad_trains_differently_unguarded(k: int) -> None:
+    correct = train_accelerate(k, MICRO_BATCHES)
+    broken = train_accelerate(k, MICRO_BATCHES, broken=True)
+    assert not torch.equal(correct, broken)
+
+
+@pytest.mark.parametrize("clear_first", [False, True], ids=["clear-after-step", "clear-first"])
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_documented_loop_is_silent_and_bit_identical(
+    runtime: ModuleType, k: int, clear_first: bool
+) -> None:
+    unguarded = train_accelerate(k, MICRO_BATCHES, clear_first=clear_first)
+    session = runtime.guard()
+    with session:
+        guarded = train_accelerate(k, MICRO_BATCHES, clear_first=clear_first)
+    assert_silent(session.report, steps=MICRO_BATCHES // k)
+    assert torch.equal(guarded, unguarded)
+
+
+def test_bf16_autocast_with_clipping_is_silent(runtime: ModuleType) -> None:
+    session = runtime.guard(accumulate=2)
+    with session:
+        train_accelerate(2, MICRO_BATCHES, bf16_clipped=True)
+    assert_silent(session.report, steps=MICRO_BATCHES // 2)
+
+
+@pytest.mark.parametrize("k", [2, 4])
+def test_documented_loop_meets_the_accumulation_contract(runtime: ModuleType, k: int) -> None:
+    session = runtime.guard(accumulate=k)
+    with session:
+        train_accelerate(k, MICRO_BATCHES)
+    assert_silent(session.report, steps=MICRO_BATCHES // k)
+
+
+def test_accumulation_contract_catches_a_wrong_k(runtime: ModuleType) -> None:
+    with pytest.raises(runtime.GradientGuardError) as caught, runtime.guard(accumulate=4):
+        train_accelerate(2, MICRO_BATCHES)
+    assert caught.value.finding.code == "ZG103"
+
+
+@pytest.mark.parametrize("k", [1, 2, 4])
+def test_loop_without_zero_grad_is_caught(runtime: ModuleType, k: int) -> None:
+    with pytest.raises(runtime.GradientGuardError) as caught, runtime.guard():
+        train_accelerate(k, MICRO_BATCHES, broken=True)
+    assert caught.value.finding.code == "ZG101"

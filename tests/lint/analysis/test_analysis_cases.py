@@ -1,0 +1,24 @@
+"""Case files in ``tests/lint/cases/``: plain Python with ``# expect: ZGxxx`` marks on the
+lines where findings must be reported; every other line must stay silent. Adding a case
+is adding a file (or a few lines to one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from zg_expectations import actual, expected
+
+CASES = sorted((Path(__file__).parent.parent / "cases").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=lambda path: path.name)
+def test_case_file(path: Path) -> None:
+    source = path.read_text(encoding="utf-8")
+    assert actual(source) == expected(source)
+
+
+def test_cases_cover_buggy_and_correct_code() -> None:
+    marked = [path for path in CASES if expected(path.read_text(encoding="utf-8"))]
+    assert len(CASES) >= 20
+    assert 0 < len(marked) < len(CASES)

@@ -1,0 +1,24 @@
+# Source: yastrebksv/TennisCourtDetector base_trainer.py @ e5cd4f1ce26b15361700d3d89e068cbf0e82749e (licence: see repository), the fix for https://github.com/yastrebksv/TennisCourtDetector/issues/7: optimizer.zero_grad() after optimizer.step(). Complete file.
+import torch.nn.functional as F
+import numpy as np
+
+
+def train(model, train_loader, optimizer, criterion, device, epoch, max_iters=1000):
+    model.train()
+    losses = []
+    max_iters = min(max_iters, len(train_loader))
+
+    for iter_id, batch in enumerate(train_loader):
+        out = model(batch[0].float().to(device))
+        gt_hm_hp = batch[1].float().to(device)
+        loss = criterion(F.sigmoid(out), gt_hm_hp)
+
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        print('train, epoch = {}, iter_id = {}/{}, loss = {}'.format(epoch, iter_id, max_iters, loss.item()))
+        losses.append(loss.item())
+        if iter_id > max_iters:
+            break
+
+    return np.mean(losses)

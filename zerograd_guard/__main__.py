@@ -1,0 +1,99 @@
+"""``zerograd-guard`` / ``python -m zerograd_guard``: the runtime guard's command line.
+
+``zerograd-guard run [--max-steps N] [--warn] [--accumulate K] [--report PATH] script.py [args...]``
+runs a training script under the guard and exits 1 on a violation, 2 on a usage
+error, otherwise with the script's own exit status. ``ZEROGRAD_GUARD=warn`` in the
+environment selects warn mode like ``--warn``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from zerograd_guard._version import __version__
+
+ENV_MODE = "ZEROGRAD_GUARD"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zerograd-guard",
+        description="Run PyTorch training under the zerograd-guard runtime guard.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    run = commands.add_parser(
+        "run",
+        help="run a training script with the guard active",
+        description="Run an unmodified training script (as `python script.py` would) with the "
+        "guard active; exit 1 if it finds a violation.",
+    )
+    run.add_argument(
+        "--max-steps",
+        type=_positive_int,
+        metavar="N",
+        help="stop the script cleanly after N optimizer steps",
+    )
+    run.add_argument(
+        "--warn", action="store_true", help="report violations without failing (exit status)"
+    )
+    run.add_argument(
+        "--accumulate",
+        type=_positive_int,
+        metavar="K",
+        help="assert that every step consumes exactly K backward passes",
+    )
+    run.add_argument("--report", metavar="PATH", help="also write the report as JSON to PATH")
+    run.add_argument("script", help="the Python script to run")
+    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``zerograd-guard`` console script; returns the exit status."""
+    options = build_parser().parse_args(argv)
+    from zerograd_guard.run_script import (
+        EXIT_USAGE,
+        UsageError,
+        print_outcome,
+        run_script,
+        write_json_report,
+    )
+
+    warn = options.warn or os.environ.get(ENV_MODE, "").strip().lower() == "warn"
+    try:
+        outcome = run_script(
+            options.script,
+            options.args,
+            mode="warn" if warn else "error",
+            max_steps=options.max_steps,
+            accumulate=options.accumulate,
+        )
+    except UsageError as error:
+        print(f"zerograd-guard: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print_outcome(outcome, sys.stderr)
+    if options.report:
+        try:
+            write_json_report(outcome, options.report)
+        except OSError as error:
+            print(f"zerograd-guard: error: cannot write {options.report}: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    return outcome.exit_status()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

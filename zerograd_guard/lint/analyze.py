@@ -1,0 +1,102 @@
+"""``analyze_source()``: the one entry point from source text to findings."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Sequence
+
+import libcst as cst
+
+from zerograd_guard.lint.errors import AnalysisError
+from zerograd_guard.lint.extract import build_model, resolve_module
+from zerograd_guard.lint.extract.positions import Positions
+from zerograd_guard.lint.findings import Finding
+from zerograd_guard.lint.flow import check_flow
+from zerograd_guard.lint.flow.engine import events_of
+from zerograd_guard.lint.model.analysed import AnalyzedModule
+from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions
+from zerograd_guard.lint.rules import BUILTIN_RULES
+from zerograd_guard.lint.rules.base import Rule
+
+BACKWARD_MARKER = "backward"
+# Long `elif` chains and long `a + b + ...` expressions are legitimately deep trees; the
+# walker bounds statement nesting itself (``nesting too deep to analyse``).
+RECURSION_LIMIT = 12_000
+_LOCATED = re.compile(r"(?:parser error: )?error at (\d+):(\d+): (.*)")
+
+
+def may_contain_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
+    """False only when ``text`` cannot contain a backward call (built-in or configured);
+    files for which this is False cannot produce a finding and need not be parsed."""
+    return BACKWARD_MARKER in text or any(name in text for name in options.extra_backward_calls)
+
+
+def _parse(source: str) -> cst.Module:
+    try:
+        return cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        message = " ".join(error.message.split())
+        line, column = error.raw_line, error.raw_column + 1
+        located = _LOCATED.match(message)  # the native parser puts its own position first
+        if located:
+            line, column, message = int(located[1]), int(located[2]) + 1, located[3]
+        raise AnalysisError(f"syntax error at {line}:{column}: {message}") from None
+    except RecursionError:
+        raise AnalysisError("nesting too deep to analyse") from None
+    except Exception as error:  # libcst raises assorted errors on odd input (NUL bytes...)
+        first = str(error).strip().splitlines()
+        raise AnalysisError(
+            f"cannot parse: {first[0] if first else type(error).__name__}"
+        ) from None
+
+
+def analyse_module(
+    module: cst.Module, source: str, options: AnalysisOptions = DEFAULT_OPTIONS
+) -> AnalyzedModule:
+    """Build, resolve and flow-check the event model of a parsed module."""
+    model = build_model(module, options)
+    resolve_module(model, options)
+    observations = check_flow(model)
+    positions = Positions(module, source)
+    for function in model.functions:
+        for event in events_of(function.body):
+            positions.anchor(event.node, event.anchor)
+    return AnalyzedModule(
+        source=source,
+        module=module,
+        model=model,
+        observations=observations,
+        positions=positions,
+    )
+
+
+def analyze_source(
+    source: str,
+    options: AnalysisOptions = DEFAULT_OPTIONS,
+    rules: Sequence[type[Rule]] | None = None,
+) -> list[Finding]:
+    """Findings of ``rules`` (default: the built-in rules) in ``source``, sorted by line,
+    column and code. Raises ``AnalysisError`` (one line) for source it cannot analyse."""
+    module = _parse(source)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    try:
+        analysed = analyse_module(module, source, options)
+        findings = [
+            finding
+            for rule in (BUILTIN_RULES if rules is None else rules)
+            for finding in rule().check(analysed)
+        ]
+    except AnalysisError:
+        raise
+    except RecursionError:
+        raise AnalysisError("nesting too deep to analyse") from None
+    except Exception as error:
+        raise AnalysisError(
+            f"internal error while analysing: {type(error).__name__}: {error}"
+        ) from error
+    finally:
+        sys.setrecursionlimit(limit)
+    findings.sort(key=lambda finding: finding.sort_key)
+    return findings

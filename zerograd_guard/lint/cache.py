@@ -1,0 +1,117 @@
+"""Per-file result cache.
+
+An entry holds the analyzer's findings for one analysed text. Its key is the
+SHA-256 of the text, the tool version and the effective configuration (analysis
+options and the rule set), so any change to one of them misses. Entries are
+written atomically (temporary file + rename), so concurrent runs never see a
+torn entry; an entry that cannot be read, parsed or does not carry its own key
+is ignored and rewritten, never trusted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from zerograd_guard._version import __version__
+from zerograd_guard.lint.findings import Edit, Finding, Fix
+
+DEFAULT_DIRNAME = ".zerograd_cache"
+_FORMAT = "1"
+
+
+def cache_key(text: str, config_key: str) -> str:
+    digest = hashlib.sha256()
+    for part in (_FORMAT, __version__, config_key, text):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _finding_to_json(finding: Finding) -> dict[str, Any]:
+    fix = finding.fix
+    return {
+        "code": finding.code,
+        "message": finding.message,
+        "line": finding.line,
+        "column": finding.column,
+        "end_line": finding.end_line,
+        "end_column": finding.end_column,
+        "fix": None
+        if fix is None
+        else {
+            "description": fix.description,
+            "safe": fix.safe,
+            "edits": [[edit.start, edit.end, edit.content] for edit in fix.edits],
+        },
+    }
+
+
+def _finding_from_json(data: dict[str, Any]) -> Finding:
+    raw_fix = data["fix"]
+    fix = None
+    if raw_fix is not None:
+        edits = tuple(Edit(int(s), int(e), str(c)) for s, e, c in raw_fix["edits"])
+        fix = Fix(str(raw_fix["description"]), edits, bool(raw_fix["safe"]))
+    return Finding(
+        code=str(data["code"]),
+        message=str(data["message"]),
+        line=int(data["line"]),
+        column=int(data["column"]),
+        end_line=int(data["end_line"]),
+        end_column=int(data["end_column"]),
+        fix=fix,
+    )
+
+
+class ResultCache:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+
+    def _entry(self, key: str) -> Path:
+        return self.directory / f"v{_FORMAT}" / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> list[Finding] | None:
+        try:
+            data = json.loads(self._entry(key).read_text(encoding="utf-8"))
+            if data["key"] != key:
+                return None
+            return [_finding_from_json(item) for item in data["findings"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, findings: list[Finding]) -> None:
+        """Store an entry; a cache that cannot be written is silently skipped."""
+        entry = self._entry(key)
+        payload = json.dumps({"key": key, "findings": [_finding_to_json(f) for f in findings]})
+        try:
+            ensure_cache_dir(self.directory)
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            handle, temporary = tempfile.mkstemp(dir=entry.parent, suffix=".tmp")
+            try:
+                with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                    stream.write(payload)
+                os.replace(temporary, entry)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+                raise
+        except OSError:
+            return
+
+
+def ensure_cache_dir(directory: Path) -> None:
+    """Create the cache folder with a ``.gitignore`` that keeps it out of commits."""
+    directory.mkdir(parents=True, exist_ok=True)
+    ignore = directory / ".gitignore"
+    if not ignore.exists():
+        handle, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write("# Created by zerograd-lint automatically.\n*\n")
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, ignore)

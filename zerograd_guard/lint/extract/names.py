@@ -1,0 +1,212 @@
+"""Expression keys, name patterns and condition atoms; no libcst metadata providers."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from zerograd_guard.lint.model.events import Atom
+
+_SKIPPED_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "bracket", "brace")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(node_type: type) -> tuple[str, ...]:
+    names = _FIELDS.get(node_type)
+    if names is None:
+        names = tuple(
+            f.name
+            for f in dataclasses.fields(node_type)
+            if not any(part in f.name for part in _SKIPPED_FIELDS)
+            and f.name not in ("operator", "equal", "star", "colon", "dot", "attr")
+        )
+        _FIELDS[node_type] = names
+    return names
+
+
+def subnodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    for name in _fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, (tuple, list)):
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
+
+
+@dataclass(frozen=True)
+class TupleElement:
+    """Element ``index`` of what ``value`` returns (``self.a, self.b = f()``)."""
+
+    index: int
+    value: cst.BaseExpression
+
+
+OPTIMIZER_NAME = re.compile(
+    r"[oO]ptimi[sz]er|(?:^|_)(?:opt|optim|opts|optims|OPT|OPTIM)(?:_|\d|$)"
+    r"|^(?:opt|optim)[A-Z_]|[a-z0-9_](?:Opt|Optim)s?$"
+)
+NOT_OPTIMIZER_NAME = re.compile(r"sched|scheduler|env|lr_|warmup|scaler|ema|swa_", re.I)
+SCALER_NAME = re.compile(r"scaler$", re.I)
+OPTIMIZER_CLASSES = frozenset(
+    {
+        "Adam", "AdamW", "SGD", "RMSprop", "Adagrad", "Adadelta", "Adamax", "NAdam", "RAdam",
+        "ASGD", "Rprop", "LBFGS", "SparseAdam", "Adafactor", "Lion", "LAMB", "Lamb", "LARS",
+        "FusedAdam", "FusedLAMB", "FusedSGD", "DeepSpeedCPUAdam", "AdamW8bit", "Adam8bit",
+        "PagedAdamW", "PagedAdamW8bit", "ZeroRedundancyOptimizer", "Adan", "Sophia", "Shampoo",
+        "SAM", "Lookahead", "AdaBelief", "AdaHessian", "Muon", "SGDW", "Novograd", "AdaBound",
+    }
+)  # fmt: skip
+OPTIMIZER_FACTORY = re.compile(r"(?:^|_)(?:optim|optimizer|optimiser)s?(?:_|$)|Optimizer$", re.I)
+SCHEDULER_FACTORY = re.compile(r"sched|LR$|lr_|warmup|Scheduler", re.I)
+CLEARISH_CALL = re.compile(r"zero_grad|clear_grad|reset_grad|zero_grads|clear_grads", re.I)
+ACCUMULATION_NAME = re.compile(
+    r"accum|sync|update|should_step|do_step|is_last|last_micro|micro|boundary", re.I
+)
+
+
+def key_of(node: cst.CSTNode | None) -> str | None:
+    """``self.opt`` / ``opts[0]`` / ``x`` for simple expressions, else None."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = key_of(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+        base = key_of(node.value)
+        index = node.slice[0].slice
+        if base is not None and isinstance(index, cst.Index):
+            value = index.value
+            if isinstance(value, (cst.Integer, cst.SimpleString, cst.Name)):
+                return f"{base}[{value.value}]"
+    return None
+
+
+def last_segment(key: str) -> str:
+    return key.rsplit(".", 1)[-1].split("[", 1)[0]
+
+
+def callee_name(func: cst.BaseExpression) -> str | None:
+    """Final name of a call's function: ``Adam`` for ``torch.optim.Adam``."""
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return None
+
+
+def looks_like_optimizer(key: str) -> bool:
+    name = last_segment(key)
+    return bool(OPTIMIZER_NAME.search(name)) and not NOT_OPTIMIZER_NAME.search(name)
+
+
+def names_in(node: cst.CSTNode) -> frozenset[str]:
+    """Root names read by an expression (``self.step`` reads ``self.step``)."""
+    found: set[str] = set()
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        item = stack.pop()
+        key = key_of(item)
+        if key is not None and isinstance(item, (cst.Name, cst.Attribute)):
+            found.add(key)
+            found.add(key.split(".", 1)[0])
+            continue
+        if not isinstance(item, LEAVES):
+            stack.extend(subnodes(item))
+    return frozenset(found)
+
+
+def _is_zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.value == "0"
+
+
+def _modulo(node: cst.BaseExpression) -> tuple[str, str, bool] | None:
+    """``(i + 1) % k`` -> (i, k, True); ``i % k`` -> (i, k, False)."""
+    if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
+        return None
+    divisor = key_of(node.right) or (
+        node.right.value if isinstance(node.right, cst.Integer) else None
+    )
+    if divisor is None:
+        return None
+    left = node.left
+    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Add):
+        if isinstance(left.right, cst.Integer) and left.right.value == "1":
+            counter = key_of(left.left)
+            return None if counter is None else (counter, divisor, True)
+        return None
+    counter = key_of(left)
+    return None if counter is None else (counter, divisor, False)
+
+
+def condition_atom(
+    test: cst.BaseExpression, source_key: Callable[[cst.BaseExpression], str]
+) -> tuple[Atom, bool]:
+    """The atom a branch tests and whether the branch is taken when the atom is false.
+
+    ``source_key`` gives the normalised code of an expression (the key of conditions
+    that are not accumulation windows); it is applied after leading ``not``s are removed.
+    """
+    negated = False
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        negated = not negated
+        test = test.expression
+    window = _window(test)
+    if window is not None:
+        (kind, counter, divisor), window_negated = window
+        return (
+            Atom(
+                key=(kind, counter, divisor),
+                names=frozenset({counter, counter.split(".", 1)[0]}),
+                accumulation=True,
+                counter=counter,
+            ),
+            negated != window_negated,
+        )
+    names = names_in(test)
+    accumulation = _has_modulo(test) or any(ACCUMULATION_NAME.search(n) for n in names)
+    return Atom(key=source_key(test), names=names, accumulation=accumulation), negated
+
+
+def _has_modulo(node: cst.CSTNode) -> bool:
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, cst.BinaryOperation) and isinstance(item.operator, cst.Modulo):
+            return True
+        if not isinstance(item, LEAVES):
+            stack.extend(subnodes(item))
+    return False
+
+
+def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | None:
+    """``(i+1) % k == 0`` -> (("end", i, k), False); ``i % k != 0`` -> (("start", i, k), True);
+    a bare ``(i + 1) % k`` is true when the window does not end."""
+    mod = _modulo(test)
+    if mod is not None:
+        counter, divisor, plus_one = mod
+        return (("end" if plus_one else "start", counter, divisor), True)
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    if not _is_zero(target.comparator):
+        return None
+    mod = _modulo(test.left)
+    if mod is None:
+        return None
+    counter, divisor, plus_one = mod
+    if isinstance(target.operator, (cst.Equal, cst.Is)):
+        negated = False
+    elif isinstance(target.operator, (cst.NotEqual, cst.IsNot)):
+        negated = True
+    else:
+        return None
+    return (("end" if plus_one else "start", counter, divisor), negated)

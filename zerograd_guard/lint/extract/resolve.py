@@ -1,0 +1,568 @@
+"""Decide what names hold and turn raw calls into backward / clear / step / call events.
+
+A name's kind comes from the file's own assignments, imports and annotations first
+(``torch.optim.Adam(...)``, ``create_optimizer(...)``, ``self.optimizers()``,
+``accelerator.prepare(...)`` tuples, ``deepspeed.initialize(...)``, ``GradScaler()``),
+then from parameter names. Anything still unknown is harmless: a ``.step()`` on it is
+not a step, and an unknown call only makes the optimizers it is handed unknown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from zerograd_guard.lint.extract.names import (
+    CLEARISH_CALL,
+    LEAVES,
+    NOT_OPTIMIZER_NAME,
+    OPTIMIZER_CLASSES,
+    OPTIMIZER_FACTORY,
+    SCALER_NAME,
+    SCHEDULER_FACTORY,
+    TupleElement,
+    callee_name,
+    key_of,
+    looks_like_optimizer,
+    subnodes,
+)
+from zerograd_guard.lint.model.events import (
+    ALL,
+    Event,
+    EventKind,
+    If,
+    Jump,
+    Loop,
+    Statement,
+    Try,
+)
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
+from zerograd_guard.lint.options import AnalysisOptions
+
+OPTIMIZER, SCALER, ENGINE, OTHER, INSTANCE = "optimizer", "scaler", "engine", "other", "instance"
+# Calls that are handed optimizers but never clear or step them.
+HARMLESS_CALLS = frozenset(
+    {
+        "clip_gradients", "clip_grad_norm_", "clip_grad_norm", "clip_grad_value_",
+        "toggle_optimizer", "untoggle_optimizer", "unscale_", "update", "log", "log_dict",
+        "state_dict", "load_state_dict", "append", "extend", "add_param_group", "save", "info",
+        "debug", "warning", "set_postfix", "add_scalar", "prepare", "initialize", "wrap",
+        "save_checkpoint", "load_checkpoint", "register_for_checkpointing", "zip",
+    }
+)  # fmt: skip
+# Method names too common to tell which class an object is.
+GENERIC_METHODS = frozenset(
+    {
+        "step", "zero_grad", "forward", "train", "eval", "to", "update", "backward", "reset",
+        "state_dict", "load_state_dict", "parameters", "cuda", "cpu", "run", "fit", "save",
+        "load", "log", "close", "get", "set", "add", "apply", "predict", "evaluate",
+    }
+)  # fmt: skip
+# Calls that return their receiver (or a moved copy of the same module).
+MOVES = frozenset({"to", "cuda", "cpu", "float", "half", "double", "train", "requires_grad_"})
+
+
+@dataclass(frozen=True)
+class Holds:
+    """What a name holds: ``kind`` (one of the constants above or None: unknown)."""
+
+    kind: str | None
+    canonical: str
+    tie: frozenset[str] | None = None
+    class_name: str | None = None
+
+
+class Resolver:
+    def __init__(self, model: ModuleModel, options: AnalysisOptions) -> None:
+        self.model = model
+        self.options = options
+        self.duck_types: dict[str, str] = {}
+        owners: dict[str, set[str]] = {}
+        for info in model.classes.values():
+            for name in info.methods:
+                owners.setdefault(name, set()).add(info.name)
+        self.unique_methods = {
+            name: next(iter(classes))
+            for name, classes in owners.items()
+            if len(classes) == 1 and name not in GENERIC_METHODS and not name.startswith("__")
+        }
+
+    def duck_typed(self, function: FunctionModel) -> dict[str, str]:
+        """Receivers that are handed a method only one class of this file defines
+        (``optimizer.step_and_update_lr()``) hold an instance of that class."""
+        found: dict[str, str] = {}
+        for event in _events(function.body):
+            if event.kind == EventKind.METHOD and event.receiver not in (None, "self", "cls"):
+                owner = self.unique_methods.get(event.method or "")
+                if owner is not None and event.receiver is not None:
+                    found.setdefault(event.receiver, owner)
+        return found
+
+    # -- what names hold ----------------------------------------------------------------
+
+    def holds(self, key: str, function: FunctionModel, depth: int = 0) -> Holds:
+        if key == ALL:
+            return Holds(OPTIMIZER, ALL)
+        if depth > 6:
+            return Holds(None, key)
+        found = self._declared(key, function, depth)
+        if found is not None and found.kind is not None:
+            return found
+        return self._by_name(key)
+
+    def _by_name(self, key: str) -> Holds:
+        if looks_like_optimizer(key):
+            return Holds(OPTIMIZER, key)
+        last = key.rsplit(".", 1)[-1]
+        if SCALER_NAME.search(last):
+            return Holds(SCALER, key)
+        if NOT_OPTIMIZER_NAME.search(last):
+            return Holds(OTHER, key)
+        return Holds(None, key)
+
+    def _declared(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
+        if key.startswith("self.") and key.count(".") == 1:
+            cls = self._class_of(function)
+            if cls is None:
+                return None
+            for info in self._mro(cls):
+                for value in info.attributes.get(key[5:], ()):
+                    held = self.classify(value, key, function, depth)
+                    if held.kind is not None:
+                        return held
+            return None
+        if "[" in key:
+            return None
+        if "." in key:
+            return self._member(key, function, depth)
+        scope: FunctionModel | None = function
+        while scope is not None:
+            for value in scope.assignments.get(key, ()):
+                held = self.classify(value, key, scope, depth)
+                if held.kind is not None:
+                    return held
+            if key in scope.tuple_assignments:
+                index, value = scope.tuple_assignments[key]
+                return self.classify_tuple(value, index, key, scope, depth)
+            annotation = scope.annotations.get(key) or scope.param_annotations.get(key)
+            if annotation is not None:
+                return self._annotated(annotation, key)
+            if key in scope.params:
+                return None
+            scope = scope.parent
+        return None
+
+    def _member(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
+        """``a.b.opt`` where ``a.b`` holds an instance of a class defined in this file."""
+        base, attribute = key.rsplit(".", 1)
+        owner = self.holds(base, function, depth + 1)
+        if owner.kind != INSTANCE or owner.class_name not in self.model.classes:
+            return None
+        for info in self._mro(self.model.classes[owner.class_name]):
+            context = info.methods.get("__init__", function)
+            for value in info.attributes.get(attribute, ()):
+                held = self.classify(value, key, context, depth + 1)
+                if held.kind is None:
+                    continue
+                tie = held.tie
+                if tie is not None:
+                    tie = frozenset(
+                        base + module[4:]
+                        if module == "self" or module.startswith("self.")
+                        else module
+                        for module in tie
+                    )
+                return Holds(held.kind, key, tie, held.class_name)
+        return None
+
+    def _annotated(self, annotation: cst.BaseExpression, key: str) -> Holds | None:
+        text = self.model.module.code_for_node(annotation)
+        if "Optimizer" in text or any(name in text for name in ("Adam", "SGD")):
+            return Holds(OPTIMIZER, key)
+        if "GradScaler" in text:
+            return Holds(SCALER, key)
+        return None
+
+    def classify(
+        self, value: cst.BaseExpression, key: str, function: FunctionModel, depth: int
+    ) -> Holds:
+        if isinstance(value, TupleElement):
+            return self.classify_tuple(value.value, value.index, key, function, depth)
+        if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)):
+            source = key_of(value)
+            if source is not None and source != key:
+                held = self.holds(source, function, depth + 1)
+                if held.kind == OPTIMIZER and "[" not in source and not key.startswith("self."):
+                    return held  # a local alias names the same optimizer
+                return Holds(held.kind, key, held.tie, held.class_name)
+            if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
+                index = value.slice[0].slice
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer):
+                    return self.classify_tuple(
+                        value.value, int(index.value.value), key, function, depth
+                    )
+            return Holds(None, key)
+        if not isinstance(value, cst.Call):
+            return Holds(None, key)
+        name = callee_name(value.func) or ""
+        dotted = key_of(value.func) or name
+        origin = self.model.imports.get(dotted.split(".", 1)[0], "")
+        if name in self.options.managed_engines:
+            return Holds(ENGINE, key)
+        if "lr_scheduler" in dotted or "lr_scheduler" in origin or SCHEDULER_FACTORY.search(name):
+            return Holds(OTHER, key)
+        if (
+            name in OPTIMIZER_CLASSES
+            or "optim." in dotted
+            or origin.startswith("torch.optim")
+            or OPTIMIZER_FACTORY.search(name)
+        ):
+            return Holds(OPTIMIZER, key, self.tie(value, function))
+        if name == "optimizers":
+            return Holds(OPTIMIZER, key)
+        if name in MOVES and isinstance(value.func, cst.Attribute):
+            return self.classify(value.func.value, key, function, depth + 1)
+        if name == "GradScaler":
+            return Holds(SCALER, key)
+        if name == "prepare" and len(value.args) == 1:
+            source = key_of(value.args[0].value)
+            if source is not None:
+                held = self.holds(source, function, depth + 1)
+                return Holds(held.kind, key, held.tie, held.class_name)
+        if name in self.model.classes and "." not in dotted:
+            return Holds(INSTANCE, key, class_name=name)
+        return Holds(None, key)
+
+    def classify_tuple(
+        self,
+        value: cst.BaseExpression,
+        index: int,
+        key: str,
+        function: FunctionModel,
+        depth: int,
+    ) -> Holds:
+        if not isinstance(value, cst.Call):
+            return Holds(None, key)
+        name = callee_name(value.func)
+        if name == "initialize" and "deepspeed" in (key_of(value.func) or ""):
+            return Holds(ENGINE if index == 0 else OPTIMIZER if index == 1 else OTHER, key)
+        if name == "optimizers":
+            return Holds(OPTIMIZER, key)
+        if name == "prepare":
+            positional = [arg for arg in value.args if arg.keyword is None]
+            if index < len(positional):
+                source = key_of(positional[index].value)
+                if source is not None:
+                    held = self.holds(source, function, depth + 1)
+                    return Holds(held.kind, key, held.tie, held.class_name)
+        return Holds(None, key)
+
+    def tie(self, call: cst.Call, function: FunctionModel) -> frozenset[str] | None:
+        """Modules whose ``.parameters()`` an optimizer was built from (None: unknown)."""
+        params = next(
+            (
+                arg.value
+                for arg in call.args
+                if arg.keyword is None or arg.keyword.value == "params"
+            ),
+            None,
+        )
+        if params is None:
+            return None
+        modules: set[str] = set()
+        bound: set[str] = set()  # comprehension variables: `[p for m in nets for p in ...]`
+        stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if isinstance(node, cst.CompFor):
+                bound.update(n.value for n in _names(node.target))
+            if (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and node.func.attr.value in ("parameters", "named_parameters")
+            ):
+                module = key_of(node.func.value)
+                if module is not None:
+                    modules.add(module)
+                continue
+            if isinstance(node, cst.Name) and depth < 2:
+                for value in function.assignments.get(node.value, ()):
+                    stack.append((value, depth + 1))
+                continue
+            if not isinstance(node, LEAVES):
+                stack.extend((child, depth) for child in subnodes(node))
+        if not modules or any(module.split(".", 1)[0] in bound for module in modules):
+            return None
+        return frozenset(modules)
+
+    def _class_of(self, function: FunctionModel) -> ClassInfo | None:
+        scope: FunctionModel | None = function
+        while scope is not None:
+            if scope.class_name is not None:
+                return self.model.classes.get(scope.class_name)
+            scope = scope.parent
+        return None
+
+    def _mro(self, cls: ClassInfo) -> list[ClassInfo]:
+        order: list[ClassInfo] = []
+        pending = [cls]
+        while pending:
+            info = pending.pop(0)
+            if info in order:
+                continue
+            order.append(info)
+            pending.extend(self.model.classes[b] for b in info.bases if b in self.model.classes)
+        return order
+
+    def method(self, class_name: str | None, name: str) -> FunctionModel | None:
+        cls = self.model.classes.get(class_name or "")
+        if cls is None:
+            return None
+        for info in self._mro(cls):
+            if name in info.methods:
+                return info.methods[name]
+        return None
+
+    def function_named(self, name: str, function: FunctionModel) -> FunctionModel | None:
+        scope: FunctionModel | None = function
+        while scope is not None:
+            if name in scope.nested:
+                return scope.nested[name]
+            scope = scope.parent
+        return None
+
+    # -- events -------------------------------------------------------------------------
+
+    def resolve_block(self, statements: list[Statement], function: FunctionModel) -> None:
+        resolved: list[Statement] = []
+        for statement in statements:
+            if isinstance(statement, Event):
+                resolved.extend(self.resolve_event(statement, function))
+                continue
+            if isinstance(statement, (If, Loop)):
+                self.resolve_block(statement.body, function)
+                self.resolve_block(statement.orelse, function)
+            elif isinstance(statement, Try):
+                for part in (statement.body, *statement.handlers, statement.orelse):
+                    self.resolve_block(part, function)
+                self.resolve_block(statement.finalbody, function)
+            resolved.append(statement)
+        statements[:] = resolved
+
+    def _optimizer(self, key: str | None, function: FunctionModel) -> str | None:
+        if key is None:
+            return None
+        held = self.holds(key, function)
+        if held.kind != OPTIMIZER:
+            return None
+        if held.canonical not in self.model.ties or held.tie is not None:
+            self.model.ties[held.canonical] = held.tie
+        return held.canonical
+
+    def resolve_event(self, event: Event, function: FunctionModel) -> list[Event]:
+        kind = event.kind
+        if kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
+            for key in event.optimizers:
+                if key.endswith(".grad"):  # a manually updated tensor is its own module
+                    self.model.ties[key] = frozenset({key[:-5]})
+            event.optimizers = tuple(
+                k if k.endswith(".grad") else self._optimizer(k, function) or k
+                for k in event.optimizers
+            )
+            return [event]
+        if kind == EventKind.METHOD:
+            return self._method(event, function)
+        if kind == EventKind.CALL:
+            return self._call(event, function)
+        return [event]
+
+    def _method(self, event: Event, function: FunctionModel) -> list[Event]:
+        receiver, method = event.receiver, event.method or ""
+        held = self.holds(receiver, function) if receiver is not None else Holds(None, "")
+        if "zero_grad" in event.keywords:
+            events = []
+            if "step" in method and held.kind == OPTIMIZER:
+                events.append(self._as(event, EventKind.STEP, (held.canonical,)))
+            events.append(self._clear(event, receiver, held, function))
+            return events
+        if held.kind not in (INSTANCE, ENGINE, SCALER, OTHER) and receiver in self.duck_types:
+            held = Holds(INSTANCE, held.canonical, class_name=self.duck_types[receiver])
+        if held.kind == INSTANCE or receiver in ("self", "cls"):
+            class_name = held.class_name if held.kind == INSTANCE else self._class_name(function)
+            callee = self.method(class_name, method)
+            overridden = held.kind != INSTANCE and any(
+                method in info.methods for info in self.model.classes.values()
+            )
+            if callee is not None or overridden:  # a subclass in this file may define it
+                event.kind, event.callee = EventKind.CALL, callee
+                return [event]
+        if method == "zero_grad":
+            return [self._clear(event, receiver, held, function)]
+        if method == "step":
+            if held.kind == OPTIMIZER:
+                self._optimizer(receiver, function)
+                step = self._as(event, EventKind.STEP, (held.canonical,))
+                if event.closure is not None:
+                    step.closure_model = self.function_named(event.closure, function)
+                return [step]
+            if held.kind == ENGINE:
+                step = self._as(event, EventKind.STEP, (ALL,))
+                step.engine = True
+                return [step]
+            if held.kind == SCALER and event.args and event.args[0] is not None:
+                target = self._optimizer(event.args[0], function) or event.args[0]
+                return [self._as(event, EventKind.STEP, (target,))]
+            return []
+        if method == "optimizer_step" and event.args and event.args[0] is not None:
+            target = self._optimizer(event.args[0], function)
+            return [self._as(event, EventKind.STEP, (target,))] if target else []
+        return self._opaque(event, method, function)
+
+    def _class_name(self, function: FunctionModel) -> str | None:
+        cls = self._class_of(function)
+        return cls.name if cls is not None else None
+
+    def _clear(
+        self, event: Event, receiver: str | None, held: Holds, function: FunctionModel
+    ) -> Event:
+        if receiver is None or receiver == ALL:
+            return self._as(event, EventKind.CLEAR, (ALL,))
+        if held.kind == OPTIMIZER:
+            self._optimizer(receiver, function)
+            return self._as(event, EventKind.CLEAR, (held.canonical,))
+        if held.kind == ENGINE:
+            return self._as(event, EventKind.CLEAR, (ALL,))
+        clear = self._as(event, EventKind.CLEAR, ())
+        clear.modules = (receiver,)
+        return clear
+
+    def _call(self, event: Event, function: FunctionModel) -> list[Event]:
+        callee = self.function_named(event.callee_name or "", function)
+        if callee is not None:
+            event.callee = callee
+            return [event]
+        return self._opaque(event, event.callee_name or "", function)
+
+    def _opaque(self, event: Event, name: str, function: FunctionModel) -> list[Event]:
+        """An unknown call: harmless unless it may clear (by name) or is handed optimizers."""
+        if CLEARISH_CALL.search(name):
+            return [self._as(event, EventKind.HAVOC, (ALL,))]
+        if (
+            name in HARMLESS_CALLS
+            or name in OPTIMIZER_CLASSES
+            or SCHEDULER_FACTORY.search(name)
+            or OPTIMIZER_FACTORY.search(name)
+        ):
+            return []
+        handed = [k for k in (*event.args, *(v for _, v in event.kwargs)) if k is not None]
+        optimizers = tuple(o for k in handed if (o := self._optimizer(k, function)) is not None)
+        return [self._as(event, EventKind.HAVOC, optimizers)] if optimizers else []
+
+    @staticmethod
+    def _as(event: Event, kind: EventKind, optimizers: tuple[str, ...]) -> Event:
+        return Event(
+            kind=kind,
+            node=event.node,
+            function=event.function,
+            statement=event.statement,
+            anchor=event.anchor,
+            block=event.block,
+            receiver=event.receiver,
+            receiver_node=event.receiver_node,
+            method=event.method,
+            args=event.args,
+            optimizers=optimizers,
+            managed=event.managed,
+        )
+
+
+def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
+    """Resolve every function's raw events in place."""
+    resolver = Resolver(model, options)
+    for function in model.functions:
+        resolver.duck_types = resolver.duck_typed(function)
+        resolver.resolve_block(function.body, function)
+        _simplify(function.body)
+
+
+def _effects(statements: list[Statement]) -> bool:
+    """Whether ``statements`` do anything the flow check tracks besides assignments."""
+    for statement in statements:
+        if isinstance(statement, Event):
+            if statement.kind != EventKind.KILL:
+                return True
+        elif isinstance(statement, Jump):
+            return True
+        elif isinstance(statement, (If, Loop)):
+            if _effects(statement.body) or _effects(statement.orelse):
+                return True
+        elif isinstance(statement, Try) and any(
+            _effects(part)
+            for part in (statement.body, *statement.handlers, statement.orelse, statement.finalbody)
+        ):
+            return True
+    return False
+
+
+def _kills(statements: list[Statement]) -> frozenset[str]:
+    return frozenset(
+        name
+        for event in _events(statements)
+        if event.kind == EventKind.KILL
+        for name in event.names
+    )
+
+
+def _simplify(statements: list[Statement]) -> None:
+    """Replace branches and loops that only assign by one assignment event: what resolution
+    dropped (unknown calls) leaves them empty, and the flow check should not split on them."""
+    simplified: list[Statement] = []
+    for statement in statements:
+        if isinstance(statement, (If, Loop)):
+            _simplify(statement.body)
+            _simplify(statement.orelse)
+            if not _effects(statement.body) and not _effects(statement.orelse):
+                names = _kills(statement.body) | _kills(statement.orelse)
+                if isinstance(statement, Loop):
+                    names |= statement.assigned
+                if names:
+                    node = statement.node if isinstance(statement, Loop) else None
+                    simplified.append(Event(kind=EventKind.KILL, node=node, names=names))  # type: ignore[arg-type]
+                continue
+        elif isinstance(statement, Try):
+            for part in (
+                statement.body,
+                *statement.handlers,
+                statement.orelse,
+                statement.finalbody,
+            ):
+                _simplify(part)
+        simplified.append(statement)
+    statements[:] = simplified
+
+
+def _events(statements: list[Statement]) -> Iterator[Event]:
+    for statement in statements:
+        if isinstance(statement, Event):
+            yield statement
+        elif isinstance(statement, (If, Loop)):
+            yield from _events(statement.body)
+            yield from _events(statement.orelse)
+        elif isinstance(statement, Try):
+            for part in (
+                statement.body,
+                *statement.handlers,
+                statement.orelse,
+                statement.finalbody,
+            ):
+                yield from _events(part)
+
+
+def _names(target: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _names(element.value)]
+    return []

@@ -1,0 +1,56 @@
+"""The flow check: which functions are judged, and how (see ``engine``)."""
+
+from __future__ import annotations
+
+from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
+from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
+
+
+def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
+    """A Lightning manual-optimization ``training_step``: Lightning calls it once per batch."""
+    if function.name != "training_step" or function.class_name is None:
+        return False
+    cls = model.classes.get(function.class_name)
+    return function.calls_manual_backward or (cls is not None and cls.manual_optimization)
+
+
+def check_flow(model: ModuleModel) -> Observations:
+    """Judge the module body and every function from an unknown entry state (what one call
+    does), plus framework step functions as one iteration of their framework's loop.
+    Loop-less helpers are judged per iteration only through the loops in this file that
+    call them: their other callers may clear."""
+    engine = FlowEngine(model)
+    runs = [(function, _runs_per_batch(function, model), None) for function in model.functions]
+    runs += [
+        (inherited, False, cls.name)
+        for cls in model.classes.values()
+        for inherited in _inherited_loops(cls.name, model)
+    ]
+    for function, as_iteration, self_class in runs:
+        try:
+            engine.run(function, as_iteration=as_iteration, self_class=self_class)
+        except BudgetExceeded:
+            engine.stack.clear()
+    return engine.observations
+
+
+def _inherited_loops(class_name: str, model: ModuleModel) -> list[FunctionModel]:
+    """Methods with loops that ``class_name`` inherits from in-file bases: their
+    ``self.m()`` calls reach the subclass's overrides (a trainer's ``run_step``)."""
+    cls = model.classes[class_name]
+    found: dict[str, FunctionModel] = {}
+    pending = list(cls.bases)
+    seen: set[str] = set()
+    while pending:
+        base = model.classes.get(pending.pop(0))
+        if base is None or base.name in seen:
+            continue
+        seen.add(base.name)
+        for name, method in base.methods.items():
+            if method.has_loop and name not in cls.methods:
+                found.setdefault(name, method)
+        pending.extend(base.bases)
+    return list(found.values())
+
+
+__all__ = ["FlowEngine", "Observations", "check_flow"]

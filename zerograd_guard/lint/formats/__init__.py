@@ -1,0 +1,5 @@
+"""Output formats. Each renders the sorted results of a run as one string."""
+
+from __future__ import annotations
+
+FORMATS = ("text", "json", "sarif", "github")

@@ -1,0 +1,135 @@
+"""``--format sarif``: SARIF 2.1.0 as GitHub code scanning accepts it.
+
+Paths are relative to the working directory (``%SRCROOT%``), which is the
+repository root in CI. ``partialFingerprints`` hash the file, the code, the text
+of the reported line and its occurrence number, not the line number, so alerts
+survive edits above them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from zerograd_guard._version import __version__
+from zerograd_guard.lint.rules.base import Rule
+from zerograd_guard.lint.runner import Reported
+
+SCHEMA_URI = (
+    "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+)
+INFORMATION_URI = "https://zerograd-guard.readthedocs.io"
+FINGERPRINT_NAME = "zerogradLintHash/v1"
+
+
+def help_uri(code: str) -> str:
+    return f"{INFORMATION_URI}/en/latest/rules/{code.lower()}/"
+
+
+def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
+    text = f"{rule.summary}\n\n{rule.explanation}".strip()
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary},
+        "fullDescription": {"text": rule.explanation.strip() or rule.summary},
+        "help": {"text": text, "markdown": text},
+        "helpUri": help_uri(rule.code),
+        "defaultConfiguration": {"level": rule.level},
+        "properties": {"tags": ["correctness", "pytorch"], "precision": "high"},
+    }
+
+
+def _artifact(path: str, root: Path) -> dict[str, Any]:
+    absolute = Path(os.path.abspath(path))
+    try:
+        relative = absolute.relative_to(root).as_posix()
+    except ValueError:
+        return {"uri": absolute.as_uri()}
+    return {"uri": quote(relative), "uriBaseId": "%SRCROOT%"}
+
+
+def _fingerprint(item: Reported, occurrence: int) -> str:
+    material = "\0".join([item.path, item.code, item.source_line, str(occurrence)])
+    return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def render(
+    items: Sequence[Reported],
+    rules: Sequence[type[Rule]],
+    errors: Sequence[tuple[str, str]],
+    root: Path,
+) -> str:
+    ordered_rules = sorted(rules, key=lambda rule: rule.code)
+    index = {rule.code: position for position, rule in enumerate(ordered_rules)}
+    levels = {rule.code: rule.level for rule in ordered_rules}
+    seen: dict[tuple[str, str, str], int] = {}
+    results = []
+    for item in items:
+        key = (item.path, item.code, item.source_line)
+        seen[key] = seen.get(key, 0) + 1
+        region = {
+            "startLine": item.line,
+            "startColumn": item.column,
+            "endLine": item.end_line,
+            "endColumn": item.end_column,
+        }
+        text = item.message if item.cell is None else f"cell {item.cell}: {item.message}"
+        result: dict[str, Any] = {
+            "ruleId": item.code,
+            "level": levels.get(item.code, "error"),
+            "message": {"text": text},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": _artifact(item.path, root),
+                        "region": region,
+                    }
+                }
+            ],
+            "partialFingerprints": {FINGERPRINT_NAME: _fingerprint(item, seen[key])},
+        }
+        if item.code in index:
+            result["ruleIndex"] = index[item.code]
+        if item.cell is not None:
+            result["properties"] = {"cell": item.cell}
+        results.append(result)
+    notifications = [
+        {
+            "level": "error",
+            "message": {"text": message},
+            "locations": [{"physicalLocation": {"artifactLocation": _artifact(path, root)}}],
+        }
+        for path, message in errors
+    ]
+    log = {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "zerograd-lint",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule_descriptor(rule) for rule in ordered_rules],
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": root.as_uri() + "/"}},
+                "invocations": [
+                    {
+                        "executionSuccessful": not errors,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
+                "results": results,
+            }
+        ],
+    }
+    return json.dumps(log, indent=2) + "\n"

@@ -1,0 +1,124 @@
+"""Statements of the event model.
+
+A function's body becomes a tree of these: ``Event`` leaves (a backward, a clear, a step,
+a call that may do any of them) inside ``If`` / ``Loop`` / ``Try`` nodes and ``Jump``s.
+Everything that cannot touch gradients is dropped, so the tree is small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from zerograd_guard.lint.model.program import FunctionModel
+
+
+class EventKind(Enum):
+    BACKWARD = "backward"  # adds gradients to every parameter in the graph
+    CLEAR = "clear"  # clears the gradients of ``optimizers`` / ``modules`` / all
+    STEP = "step"  # applies the gradients of ``optimizers``
+    METHOD = "method"  # raw ``receiver.method(...)`` call, resolved later
+    CALL = "call"  # call of a function/method defined in the same file (inlined)
+    HAVOC = "havoc"  # unknown call that may clear ``optimizers`` (state becomes unknown)
+    KILL = "kill"  # assignment to names a condition reads
+
+
+ALL = "*"
+"""Target meaning every optimizer (an unknown clear, a loop over all optimizers)."""
+MANUAL = "<manual>"
+"""The manual optimizer of a loop over parameters (``p.data.add_(p.grad, alpha=-lr)``);
+a manual update of one named tensor ``w`` is the optimizer ``w.grad``."""
+
+
+@dataclass(eq=False)
+class Event:
+    """One thing that happens to gradients, at ``node`` (the call or statement).
+
+    ``optimizers`` are optimizer names in the owning function's namespace (``opt``,
+    ``self.optimizer``) or ``ALL``; ``modules`` are module expressions (``netD``) whose
+    ``zero_grad()`` is the clear. ``statement`` is the simple statement line holding the
+    node and ``block`` the statement list it sits in (both used for fixes).
+    """
+
+    kind: EventKind
+    node: cst.CSTNode = field(repr=False)
+    function: FunctionModel | None = field(default=None, repr=False)
+    statement: cst.SimpleStatementLine | None = field(default=None, repr=False)
+    anchor: cst.CSTNode | None = field(default=None, repr=False)  # the statement holding node
+    block: tuple[int, int] | None = None  # (id of the suite's body list, index in it)
+    receiver: str | None = None  # key text of the call's receiver
+    receiver_node: cst.CSTNode | None = field(default=None, repr=False)
+    method: str | None = None
+    args: tuple[str | None, ...] = ()
+    kwargs: tuple[tuple[str, str | None], ...] = ()
+    keywords: frozenset[str] = frozenset()  # keyword arguments passed a true constant
+    optimizers: tuple[str, ...] = ()
+    modules: tuple[str, ...] = ()
+    managed: bool = False  # inside ``with accelerator.accumulate(...)``
+    engine: bool = False  # a step by an engine that clears for you
+    callee: FunctionModel | None = field(default=None, repr=False)
+    callee_name: str | None = None
+    closure: str | None = None  # name passed as ``step(closure)``
+    closure_model: FunctionModel | None = field(default=None, repr=False)
+    names: frozenset[str] = frozenset()  # KILL: names assigned
+    increment: bool = False  # KILL: ``name += 1``
+
+
+@dataclass(frozen=True)
+class Atom:
+    """A branch condition the flow check can correlate.
+
+    ``key`` identifies the condition (normalised source, or ``("end", counter, k)`` /
+    ``("start", counter, k)`` for accumulation windows ``(i + 1) % k == 0`` / ``i % k == 0``);
+    ``names`` are the names it reads; ``accumulation`` marks conditions that gate
+    accumulation (modulo arithmetic, sync/accumulate flags).
+    """
+
+    key: object
+    names: frozenset[str]
+    accumulation: bool = False
+    counter: str | None = None
+
+
+@dataclass(eq=False)
+class If:
+    atom: Atom | None  # None: a condition nothing else correlates with
+    negated: bool
+    body: list[Statement]
+    orelse: list[Statement]
+
+
+@dataclass(eq=False)
+class Loop:
+    """``for`` / ``while``. ``once``: a loop over parameters or optimizers whose body only
+    clears or updates; it is analysed as running exactly once (each item alike)."""
+
+    node: cst.CSTNode = field(repr=False)
+    body: list[Statement]
+    orelse: list[Statement]
+    targets: frozenset[str] = frozenset()
+    assigned: frozenset[str] = frozenset()
+    infinite: bool = False
+    once: bool = False
+    has_step: bool = field(default=False)
+
+
+@dataclass(eq=False)
+class Try:
+    body: list[Statement]
+    handlers: list[list[Statement]]
+    orelse: list[Statement]
+    finalbody: list[Statement]
+
+
+@dataclass(eq=False)
+class Jump:
+    kind: str  # "break" | "continue" | "return"
+    node: cst.CSTNode
+
+
+Statement = Event | If | Loop | Try | Jump

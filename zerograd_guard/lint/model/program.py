@@ -1,0 +1,65 @@
+"""Functions, classes and the module that hold the event model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from zerograd_guard.lint.model.events import Statement
+
+
+@dataclass(eq=False)
+class FunctionModel:
+    """One function (or the module body, ``name == "<module>"``).
+
+    ``assignments`` maps each local name to the expressions assigned to it (used to decide
+    what a name holds); ``self_assignments`` the same for ``self.x = ...``.
+    """
+
+    name: str
+    node: cst.CSTNode
+    body: list[Statement] = field(default_factory=list)
+    params: tuple[str, ...] = ()
+    param_annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    class_name: str | None = None
+    parent: FunctionModel | None = None
+    nested: dict[str, FunctionModel] = field(default_factory=dict)
+    assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    tuple_assignments: dict[str, tuple[int, cst.BaseExpression]] = field(default_factory=dict)
+    annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    returns_value: bool = False
+    has_loop: bool = False
+    has_backward: bool = False
+    calls_manual_backward: bool = False
+    condition_counts: dict[object, int] = field(default_factory=dict)
+
+    @property
+    def qualname(self) -> str:
+        if self.parent is not None and self.parent.name != "<module>":
+            return f"{self.parent.qualname}.<locals>.{self.name}"
+        return f"{self.class_name}.{self.name}" if self.class_name else self.name
+
+
+@dataclass(eq=False)
+class ClassInfo:
+    name: str
+    bases: tuple[str, ...]
+    methods: dict[str, FunctionModel] = field(default_factory=dict)
+    attributes: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    manual_optimization: bool = False
+
+
+@dataclass(eq=False)
+class ModuleModel:
+    """Everything extracted from one source text."""
+
+    module: cst.Module
+    body: FunctionModel
+    functions: list[FunctionModel] = field(default_factory=list)
+    classes: dict[str, ClassInfo] = field(default_factory=dict)
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
+    # optimizer name -> modules its parameters came from (None: unknown), after resolution
+    ties: dict[str, frozenset[str] | None] = field(default_factory=dict)

@@ -1,0 +1,36 @@
+"""The hooks a plugin may implement. Every hook is optional; results are merged."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from zerograd_guard.lint.plugins import hookspec
+
+if TYPE_CHECKING:
+    from zerograd_guard.lint.rules.base import Rule
+
+
+@hookspec
+def zerograd_guard_backward_calls() -> Iterable[str]:
+    """Extra call names that run a backward pass (``my_trainer.backward_pass``)."""
+
+
+@hookspec
+def zerograd_guard_clear_calls() -> Iterable[str]:
+    """Extra call names that clear gradients (``reset_grads``)."""
+
+
+@hookspec
+def zerograd_guard_step_calls() -> Iterable[str]:
+    """Extra call names that apply an optimizer step (``apply_update``)."""
+
+
+@hookspec
+def zerograd_guard_managed_engines() -> Iterable[str]:
+    """Class or factory names whose objects clear gradients themselves."""
+
+
+@hookspec
+def zerograd_guard_rules() -> Iterable[type[Rule]]:
+    """Extra ``Rule`` subclasses, run next to the built-in ones."""

@@ -1,0 +1,95 @@
+"""ZG102: the step sees no fresh gradients."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from zerograd_guard.lint.findings import Finding
+from zerograd_guard.lint.fixes import move_clears_after_step
+from zerograd_guard.lint.model.analysed import AnalyzedModule
+from zerograd_guard.lint.model.events import Event
+from zerograd_guard.lint.rules.base import Rule, optimizer_label
+
+
+class StepWithoutFreshGradients(Rule):
+    code = "ZG102"
+    name = "step-without-fresh-gradients"
+    summary = "The optimizer step sees no fresh gradients"
+    explanation = """\
+`optimizer.step()` applies whatever is in `.grad` at that moment. When the gradients are
+cleared between `backward()` and `step()` — or the step runs before the backward of its
+iteration, right after a clear — the step sees zeros (or `None`): the parameters do not
+learn from the data at all, while the loss computation still runs and nothing fails.
+
+The finding is reported at the step; the message names the clear that discarded the
+gradients.
+
+**Fix**: order each iteration as clear → backward → step, or backward → step → clear.
+Moving the clear to right after the step is always correct.
+"""
+    fix_description = (
+        "Safe: move the clear to the line after the step when both are whole lines of the "
+        "same block."
+    )
+    VALID = (
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+        """\
+for x, y in loader:
+    optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+""",
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    optimizer.zero_grad(set_to_none=True)
+""",
+    )
+    INVALID = (
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.zero_grad()
+    optimizer.step()  # expect: ZG102
+""",
+        """\
+for x, y in loader:
+    optimizer.zero_grad()
+    optimizer.step()  # expect: ZG102
+    loss = criterion(model(x), y)
+    loss.backward()
+""",
+    )
+
+    def check(self, model: AnalyzedModule) -> Iterator[Finding]:
+        reported: set[Event] = set()
+        observations = model.observations
+        for (step, key), statuses in observations.step_statuses.items():
+            # "E": the gradients a function starts with (a loop's first iteration) say
+            # nothing either way; a step that sees a discard on every other path is the bug
+            if step in reported or "D" not in statuses or not statuses <= {"C", "D", "E"}:
+                continue
+            clears = observations.discards[(step, key)]
+            reported.add(step)
+            model.positions.compute([step.node, *(clear.node for clear in clears)])
+            clear = min(clears, key=lambda event: model.line(event.node))
+            clear_line = model.line(clear.node)
+            message = (
+                f"the step sees no fresh gradients: the clear at line {clear_line} discards the "
+                f"gradients of backward() before {optimizer_label(key)} steps, so this step "
+                f"applies nothing learned from the batch; clear right after the step (or before "
+                f"backward()) instead"
+            )
+            fix = move_clears_after_step(model, clears, step)
+            yield model.finding(self.code, message, step.node, fix)

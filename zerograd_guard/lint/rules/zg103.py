@@ -1,0 +1,85 @@
+"""ZG103: clearing breaks gradient accumulation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from zerograd_guard.lint.findings import Finding
+from zerograd_guard.lint.model.analysed import AnalyzedModule
+from zerograd_guard.lint.rules.base import Rule, optimizer_label
+
+
+class ClearBreaksAccumulation(Rule):
+    code = "ZG103"
+    name = "clear-breaks-accumulation"
+    summary = "Clearing on every micro-batch breaks gradient accumulation"
+    explanation = """\
+Gradient accumulation sums the gradients of several micro-batches and steps once per
+window (`if (i + 1) % k == 0: optimizer.step()`, an inner micro-batch loop, a `sync`
+flag). A clear that runs on every micro-batch before `backward()` throws away what the
+previous micro-batches accumulated, so each step sees only the last micro-batch: the
+effective batch size silently drops by a factor of `k`.
+
+The finding is reported at the clear.
+
+**Fix**: clear once per window — right after the step, inside the same `if` as the step
+(or at the first micro-batch of the window, `if i % k == 0:`). Inside
+`with accelerator.accumulate(model):` a clear on every micro-batch is correct, because
+the prepared optimizer skips it on micro-batches that do not step.
+"""
+    VALID = (
+        """\
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if (i + 1) % k == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+        """\
+for x, y in loader:
+    with accelerator.accumulate(model):
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        accelerator.backward(loss)
+        optimizer.step()
+""",
+        """\
+for batch in loader:
+    optimizer.zero_grad()
+    for chunk in batch.split(4):
+        loss = criterion(model(chunk), chunk)
+        loss.backward()
+    optimizer.step()
+""",
+    )
+    INVALID = (
+        """\
+for i, (x, y) in enumerate(loader):
+    optimizer.zero_grad()  # expect: ZG103
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if (i + 1) % k == 0:
+        optimizer.step()
+""",
+        """\
+for batch in loader:
+    for chunk in batch.split(4):
+        optimizer.zero_grad()  # expect: ZG103
+        loss = criterion(model(chunk), chunk)
+        loss.backward()
+    optimizer.step()
+""",
+    )
+
+    def check(self, model: AnalyzedModule) -> Iterator[Finding]:
+        for clear, (key, loop) in model.observations.broken_windows.items():
+            model.positions.compute([clear.node, loop.node])
+            loop_line = model.line(loop.node)
+            message = (
+                f"clearing breaks gradient accumulation: this clear runs on every iteration of "
+                f"the loop at line {loop_line}, but {optimizer_label(key)} steps only on some, "
+                f"so it discards the micro-batches accumulated since the last step; clear once "
+                f"per window, right after the step"
+            )
+            yield model.finding(self.code, message, clear.node)

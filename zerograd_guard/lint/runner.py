@@ -1,0 +1,358 @@
+"""Linting one file end to end, and many files in a process pool.
+
+One task = one file: read, decode (or join a notebook's cells), pre-filter,
+look up the cache, analyse, apply fixes if asked, drop suppressed findings,
+map positions back to what the user sees. Everything a worker needs travels
+in the task, so ``-j N`` gives exactly the results of ``-j 1``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from bisect import bisect_right
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from zerograd_guard.lint.cache import ResultCache, cache_key
+from zerograd_guard.lint.findings import Finding, Fix
+from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, with_newline
+from zerograd_guard.lint.noqa import file_opted_out, filter_suppressed
+from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
+from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.rules.base import Rule
+from zerograd_guard.lint.sourcefile import (
+    SourceError,
+    SourceText,
+    check_code_size,
+    decode_notebook,
+    decode_python,
+    read_bytes,
+    write_atomic,
+)
+
+MAX_FIX_ROUNDS = 25
+
+
+@dataclass(frozen=True)
+class FileSettings:
+    """What the configuration governing one file says."""
+
+    options: AnalysisOptions
+    rules: tuple[type[Rule], ...]
+    disabled: frozenset[str] = frozenset()  # per-file-ignores
+
+    @property
+    def config_key(self) -> str:
+        codes = ",".join(f"{rule.__module__}.{rule.__qualname__}" for rule in self.rules)
+        return f"{self.options.cache_key()}#{codes}"
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    fix: bool = False
+    diff: bool = False
+    unsafe_fixes: bool = False
+    cache_dir: Path | None = None
+
+
+@dataclass(frozen=True)
+class FileTask:
+    path: Path
+    display: str
+    settings: FileSettings
+    run: RunSettings
+
+
+@dataclass(frozen=True)
+class LocatedEdit:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    content: str
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A finding as the user sees it: in a file (and cell), with a located fix."""
+
+    path: str
+    code: str
+    message: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    cell: int | None = None
+    fix: Fix | None = None
+    fix_edits: tuple[LocatedEdit, ...] = ()
+    source_line: str = ""  # the reported line's text, stripped (for SARIF fingerprints)
+
+    @property
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.path, self.cell or 0, self.line, self.column, self.code)
+
+
+@dataclass
+class FileResult:
+    path: str
+    reported: list[Reported] = field(default_factory=list)
+    error: str | None = None
+    diff: str | None = None
+    fixes_applied: int = 0
+
+
+class _Analysis:
+    """The analyzer behind the pre-filter and the cache, for one task."""
+
+    def __init__(self, task: FileTask) -> None:
+        self.settings = task.settings
+        self.cache = ResultCache(task.run.cache_dir) if task.run.cache_dir else None
+
+    def __call__(self, program: str) -> list[Finding]:
+        key = cache_key(program, self.settings.config_key)
+        if self.cache is not None:
+            cached = self.cache.get(key)
+            if cached is not None:
+                return cached
+        # Imported only on a cache miss: the analyzer pulls in libcst, which a
+        # warm run over unchanged files never needs.
+        from zerograd_guard.lint.analyze import analyze_source, may_contain_backward
+
+        findings: list[Finding] = []
+        if may_contain_backward(program, self.settings.options):
+            check_code_size(program)
+            findings = analyze_source(program, self.settings.options, list(self.settings.rules))
+        if self.cache is not None:
+            self.cache.put(key, findings)
+        return findings
+
+
+@dataclass
+class _Program:
+    """The analysed text and, for notebooks, the notebook it came from."""
+
+    file_text: str
+    text: str
+    notebook: Notebook | None
+
+    @classmethod
+    def of(cls, file_text: str, is_notebook: bool) -> _Program:
+        if not is_notebook:
+            return cls(file_text, file_text, None)
+        notebook = read_notebook(file_text)
+        return cls(file_text, notebook.source, notebook)
+
+    def edited(self, fix: Fix, newline: str) -> _Program | None:
+        edits = with_newline(fix.edits, newline)
+        try:
+            text = apply_edits(self.text, edits)
+        except ValueError:
+            return None
+        if self.notebook is None:
+            return _Program(text, text, None) if parses(text) else None
+        file_text = self.notebook.edited(edits)
+        if file_text is None:
+            return None
+        program = _Program.of(file_text, is_notebook=True)
+        return program if parses(program.text) else None
+
+
+def _fix_id(fix: Fix) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    return (fix.description, tuple((e.start, e.end, e.content) for e in fix.edits))
+
+
+def _visible(findings: list[Finding], program: _Program, disabled: frozenset[str]) -> list[Finding]:
+    """Findings left after ``per-file-ignores`` and ``# noqa`` comments."""
+    kept = [f for f in findings if not any(f.code.startswith(code) for code in disabled)]
+    return filter_suppressed(kept, program.text)
+
+
+def _apply_fixes(
+    program: _Program, findings: list[Finding], analyse: _Analysis, task: FileTask, newline: str
+) -> tuple[_Program, list[Finding], int]:
+    """Apply fixes one at a time, re-analysing after each.
+
+    A fix is kept only if the result parses, analyses, and has fewer findings of
+    the fixed code (so a fix that does not remove its finding can never be
+    applied twice). Suppressed findings are never fixed.
+    """
+    from zerograd_guard.lint.errors import AnalysisError
+
+    rejected: set[tuple[str, tuple[tuple[int, int, str], ...]]] = set()
+    applied = 0
+    disabled, unsafe = task.settings.disabled, task.run.unsafe_fixes
+    for _ in range(MAX_FIX_ROUNDS):
+        visible = _visible(findings, program, disabled)
+        candidates = [fix for fix in applicable(visible, unsafe) if _fix_id(fix) not in rejected]
+        if not candidates:
+            break
+        fix = candidates[0]
+        code = next(f.code for f in visible if f.fix is fix)
+        edited = program.edited(fix, newline)
+        new_findings: list[Finding] | None = None
+        if edited is not None and edited.text != program.text:
+            try:
+                new_findings = analyse(edited.text)
+            except (AnalysisError, SourceError):
+                new_findings = None
+        if (
+            edited is None
+            or new_findings is None
+            or _count(_visible(new_findings, edited, disabled), code) >= _count(visible, code)
+        ):
+            rejected.add(_fix_id(fix))
+            continue
+        program, findings, applied = edited, new_findings, applied + 1
+    return program, findings, applied
+
+
+def _count(findings: list[Finding], code: str) -> int:
+    return sum(1 for finding in findings if finding.code == code)
+
+
+def unified_diff(before: str, after: str, display: str) -> str:
+    """A ``diff -u`` style patch, marking a last line without a newline as patch does."""
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=display,
+        tofile=display,
+    )
+    return "".join(
+        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
+    )
+
+
+def _line_starts(text: str) -> list[int]:
+    starts = [0]
+    for line in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    return starts
+
+
+def _line_text(text: str, starts: list[int], line: int) -> str:
+    if not 1 <= line < len(starts):
+        return ""
+    return text[starts[line - 1] : starts[line]].strip()
+
+
+def _locate(program: _Program, finding: Finding, display: str, starts: list[int]) -> Reported:
+    def position(offset: int) -> tuple[int | None, int, int]:
+        index = max(bisect_right(starts, offset) - 1, 0)
+        line, column = index + 1, offset - starts[index] + 1
+        if program.notebook is None:
+            return None, line, column
+        return program.notebook.position(line, column)
+
+    edits: tuple[LocatedEdit, ...] = ()
+    if finding.fix is not None:
+        located = []
+        for edit in finding.fix.edits:
+            _, line, column = position(edit.start)
+            _, end_line, end_column = position(edit.end)
+            located.append(LocatedEdit(line, column, end_line, end_column, edit.content))
+        edits = tuple(located)
+    cell, line, column = None, finding.line, finding.column
+    end_line, end_column = finding.end_line, finding.end_column
+    if program.notebook is not None:
+        cell, line, column = program.notebook.position(finding.line, finding.column)
+        end_cell, end_line, end_column = program.notebook.position(
+            finding.end_line, finding.end_column
+        )
+        if end_cell != cell:
+            end_line, end_column = line, column
+    return Reported(
+        path=display,
+        code=finding.code,
+        message=finding.message,
+        line=line,
+        column=column,
+        end_line=end_line,
+        end_column=end_column,
+        cell=cell,
+        fix=finding.fix,
+        fix_edits=edits,
+        source_line=_line_text(program.text, starts, finding.line),
+    )
+
+
+def _decode(raw: bytes, is_notebook: bool) -> SourceText:
+    return decode_notebook(raw) if is_notebook else decode_python(raw)
+
+
+def _lint(task: FileTask) -> FileResult:
+    from zerograd_guard.lint.errors import AnalysisError
+
+    result = FileResult(task.display)
+    is_notebook = task.path.suffix == ".ipynb"
+    source = _decode(read_bytes(task.path), is_notebook)
+    program = _Program.of(source.text, is_notebook)
+    if not task.settings.rules or file_opted_out(program.text):
+        return result
+    analyse = _Analysis(task)
+    try:
+        findings = analyse(program.text)
+    except AnalysisError as exc:
+        result.error = " ".join(str(exc).split())
+        return result
+    if task.run.fix or task.run.diff:
+        newline = "\n" if is_notebook else source.newline
+        fixed, findings, result.fixes_applied = _apply_fixes(
+            program, findings, analyse, task, newline
+        )
+        if fixed.file_text != program.file_text:
+            if task.run.diff:
+                result.diff = unified_diff(program.file_text, fixed.file_text, task.display)
+            else:
+                write_atomic(task.path, source.encode(fixed.file_text))
+        program = fixed
+    kept = _visible(findings, program, task.settings.disabled)
+    if kept:
+        starts = _line_starts(program.text)
+        result.reported = [_locate(program, finding, task.display, starts) for finding in kept]
+    return result
+
+
+def lint_file(task: FileTask) -> FileResult:
+    """Lint one file; every failure becomes a one-line ``error``, never an exception."""
+    try:
+        return _lint(task)
+    except (SourceError, NotebookError) as exc:
+        return FileResult(task.display, error=str(exc))
+    except RecursionError:
+        return FileResult(task.display, error="too deeply nested to analyse")
+    except OSError as exc:
+        return FileResult(task.display, error=f"cannot write: {exc.strerror or exc}")
+    except Exception as exc:  # an analyzer bug must not hide the other files' results
+        detail = " ".join(str(exc).split())
+        return FileResult(task.display, error=f"internal error: {type(exc).__name__}: {detail}")
+
+
+def _size(task: FileTask) -> int:
+    try:
+        return task.path.stat().st_size
+    except OSError:
+        return 0
+
+
+def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
+    """Lint every task; results sorted by path, whatever the number of jobs."""
+    if jobs <= 1 or len(tasks) <= 1:
+        results = [lint_file(task) for task in tasks]
+    else:
+        # Import the analyzer (and libcst) once here: forked workers inherit it.
+        import zerograd_guard.lint.analyze  # noqa: F401
+
+        workers = min(jobs, len(tasks))
+        # Largest files first and small chunks: one slow file must not leave the
+        # other workers idle at the end.
+        ordered = sorted(tasks, key=_size, reverse=True)
+        chunksize = max(1, min(16, len(tasks) // (workers * 64)))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(lint_file, ordered, chunksize=chunksize))
+    for result in results:
+        result.reported.sort(key=lambda item: item.sort_key)
+    return sorted(results, key=lambda result: result.path)

@@ -1,0 +1,300 @@
+"""``zerograd-guard run``: run an unmodified training script with the guard active.
+
+The script runs in this process with the semantics of ``python script.py``
+(``__name__ == "__main__"``, ``sys.argv``, the script's directory first on
+``sys.path``); Python processes it starts are guarded too
+(:mod:`zerograd_guard.children`). ``--max-steps`` stops it cleanly after that many
+optimizer steps, through a global step post-hook that raises a private
+``BaseException`` (so a script's ``except Exception`` cannot swallow it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import runpy
+import sys
+import traceback
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from zerograd_guard.children import ChildRecord, ChildViolation, start_propagation
+from zerograd_guard.children.child import leave_parent
+from zerograd_guard.children.records import violations_of
+
+EXIT_VIOLATION = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+MAX_STEPS_LISTED = 8
+
+
+class UsageError(Exception):
+    """A problem with the command line or the script path (exit status 2)."""
+
+
+class _StepLimitReached(BaseException):
+    """Raised by the step limiter after the last allowed step; caught by :func:`run_script`."""
+
+
+class StepLimit:
+    """Counts completed top-level optimizer steps and stops the script after ``limit``.
+
+    A wrapper optimizer whose ``step`` calls an inner optimizer's ``step`` fires the
+    global hooks twice, nested: only the outermost step counts.
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.steps = 0
+        self._depth = 0
+
+    @contextmanager
+    def installed(self) -> Iterator[StepLimit]:
+        from torch.optim.optimizer import (
+            register_optimizer_step_post_hook,
+            register_optimizer_step_pre_hook,
+        )
+
+        handles = [
+            register_optimizer_step_pre_hook(self._enter_step),
+            register_optimizer_step_post_hook(self._leave_step),
+        ]
+        try:
+            yield self
+        finally:
+            for handle in handles:
+                handle.remove()
+
+    def _enter_step(self, optimizer: object, args: object, kwargs: object) -> None:
+        self._depth += 1
+
+    def _leave_step(self, optimizer: object, args: object, kwargs: object) -> None:
+        self._depth = max(self._depth - 1, 0)
+        if self._depth == 0:
+            self.steps += 1
+            if self.steps >= self.limit:
+                raise _StepLimitReached
+
+
+@dataclass
+class RunOutcome:
+    """What a guarded run produced."""
+
+    script_status: int
+    """The script's own exit status (0, its ``SystemExit`` code, 1 on an uncaught error)."""
+    mode: str
+    report: Any
+    """The guard's ``GuardReport`` for this process."""
+    children: list[ChildRecord] = field(default_factory=list)
+    stopped_after: int | None = None
+    """Set when ``--max-steps`` stopped the script."""
+    interrupted: bool = False
+
+    @property
+    def child_violations(self) -> list[ChildViolation]:
+        return [v for record in self.children for v in violations_of(record)]
+
+    @property
+    def child_warnings(self) -> list[ChildViolation]:
+        return [v for record in self.children for v in violations_of(record, warnings=True)]
+
+    @property
+    def violation_count(self) -> int:
+        return len(self.report.violations) + len(self.child_violations)
+
+    def exit_status(self) -> int:
+        if self.interrupted:
+            return EXIT_INTERRUPTED
+        if self.mode == "error" and self.violation_count:
+            return EXIT_VIOLATION
+        return self.script_status
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            **self.report.as_dict(),
+            "mode": self.mode,
+            "script_status": self.script_status,
+            "stopped_after": self.stopped_after,
+            "interrupted": self.interrupted,
+            "children": [
+                {
+                    "pid": record.pid,
+                    "rank": record.rank,
+                    "argv": record.argv,
+                    "steps_checked": record.steps_checked,
+                    "violations": [v.as_dict() for v in violations_of(record)],
+                    "warnings": [w.as_dict() for w in violations_of(record, warnings=True)],
+                }
+                for record in self.children
+            ],
+        }
+
+
+def run_script(
+    script: str | os.PathLike[str],
+    args: Sequence[str] = (),
+    *,
+    mode: str = "error",
+    max_steps: int | None = None,
+    accumulate: int | None = None,
+) -> RunOutcome:
+    """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors."""
+    path = Path(script)
+    if not path.is_file():
+        raise UsageError(f"{script}: no such script file")
+    if max_steps is not None and max_steps < 1:
+        raise UsageError(f"--max-steps must be at least 1, not {max_steps}")
+    leave_parent()
+    try:
+        from zerograd_guard.runtime import GradientGuardError, GradientGuardWarning, guard
+    except ImportError as error:
+        raise UsageError(f"the runtime guard needs torch: {error}") from None
+
+    propagation = start_propagation(mode, accumulate)
+    limit = StepLimit(max_steps) if max_steps is not None else None
+    session = guard(mode=mode, accumulate=accumulate)
+    outcome = RunOutcome(script_status=0, mode=mode, report=None)
+    try:
+        with (
+            _as_main_script(path, args),
+            _quiet(GradientGuardWarning),
+            session,
+            limit.installed() if limit is not None else nullcontext(),
+        ):
+            outcome.script_status = _run_main(path, reraise=(GradientGuardError,))
+    except _StepLimitReached:
+        outcome.stopped_after = limit.steps if limit is not None else None
+    except GradientGuardError:
+        outcome.script_status = EXIT_VIOLATION  # the report below says why
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+    finally:
+        outcome.report = session.report
+        outcome.children = propagation.records()
+        propagation.close()
+    return outcome
+
+
+def _run_main(path: Path, reraise: tuple[type[BaseException], ...]) -> int:
+    """Execute the script; returns its exit status like the interpreter would.
+
+    ``reraise`` (the guard's error), the step limit and Ctrl-C propagate to the caller;
+    any other uncaught error prints its traceback and gives status 1.
+    """
+    try:
+        runpy.run_path(os.fspath(path), run_name="__main__")
+    except SystemExit as exit_request:
+        return _status_of(exit_request)
+    except (_StepLimitReached, KeyboardInterrupt, *reraise):
+        raise
+    except BaseException:
+        traceback.print_exc()
+        return 1
+    return 0
+
+
+def _status_of(exit_request: SystemExit) -> int:
+    code = exit_request.code
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+@contextmanager
+def _quiet(category: type[Warning]) -> Iterator[None]:
+    """Silence the guard's live warnings: the end-of-run report lists each one once."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", category)
+        yield
+
+
+@contextmanager
+def _as_main_script(path: Path, args: Sequence[str]) -> Iterator[None]:
+    """``sys.argv`` and ``sys.path[0]`` as ``python script.py args...`` sets them."""
+    saved_argv, saved_path = sys.argv[:], sys.path[:]
+    sys.argv = [os.fspath(path), *args]
+    script_dir = os.path.dirname(os.path.realpath(path))
+    if sys.path:
+        sys.path[0] = script_dir
+    else:
+        sys.path.append(script_dir)
+    try:
+        yield
+    finally:
+        sys.argv[:] = saved_argv
+        sys.path[:] = saved_path
+
+
+def print_outcome(outcome: RunOutcome, stream: TextIO) -> None:
+    """The end-of-run report: a summary line, then each distinct finding's full text.
+
+    A bug in a loop repeats at every step; the same finding (code, optimizer,
+    parameters, step line) is printed once with the other steps it recurred at.
+    """
+    report = outcome.report
+    violations = [(f.as_dict(), f.render()) for f in report.violations]
+    violations += [(c.details, c.render()) for c in outcome.child_violations]
+    warned = [(f.as_dict(), f.render()) for f in report.warnings]
+    warned += [(c.details, c.render()) for c in outcome.child_warnings]
+    lines = [_summary(outcome)]
+    lines += _distinct(violations, prefix="")
+    lines += _distinct(warned, prefix="warning: ")
+    stream.write("\n".join(lines) + "\n")
+
+
+def _distinct(findings: list[tuple[dict[str, Any], str]], prefix: str) -> list[str]:
+    first_text: dict[tuple[object, ...], str] = {}
+    later_steps: dict[tuple[object, ...], list[str]] = {}
+    for details, text in findings:
+        site = details.get("step_site") or {}
+        key = (
+            details.get("pid"),
+            details.get("code"),
+            details.get("optimizer"),
+            tuple(details.get("parameters") or ()),
+            site.get("file"),
+            site.get("line"),
+        )
+        if key in first_text:
+            later_steps[key].append(str(details.get("step", "?")))
+        else:
+            first_text[key] = prefix + text
+            later_steps[key] = []
+    lines = []
+    for key, text in first_text.items():
+        repeats = later_steps[key]
+        if repeats:
+            shown = ", ".join(repeats[:MAX_STEPS_LISTED])
+            more = ", ..." if len(repeats) > MAX_STEPS_LISTED else ""
+            text += f"\n  (also at {len(repeats)} later step(s): {shown}{more})"
+        lines.append(text)
+    return lines
+
+
+def _summary(outcome: RunOutcome) -> str:
+    report = outcome.report
+    child_steps = sum(record.steps_checked for record in outcome.children)
+    parts = [
+        f"{report.steps_checked} optimizer step{'s' * (report.steps_checked != 1)} checked",
+        f"{outcome.violation_count} violation{'s' * (outcome.violation_count != 1)}",
+        f"{len(report.warnings) + len(outcome.child_warnings)} warning(s)",
+    ]
+    if outcome.children:
+        parts.append(f"{len(outcome.children)} guarded child process(es), {child_steps} steps")
+    text = "zerograd-guard: " + ", ".join(parts)
+    if outcome.stopped_after is not None:
+        text += f" (stopped after {outcome.stopped_after} steps: --max-steps)"
+    if outcome.interrupted:
+        text += " (interrupted)"
+    return text
+
+
+def write_json_report(outcome: RunOutcome, path: str | os.PathLike[str]) -> None:
+    Path(path).write_text(json.dumps(outcome.as_dict(), indent=2, default=str) + "\n")

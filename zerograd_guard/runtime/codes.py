@@ -1,0 +1,62 @@
+"""Rule codes shared with the linter, with the one-line explanation and fix the guard prints."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DOCS_URL = "https://zerograd-guard.readthedocs.io/en/latest/rules/{code}/"
+LIMITATIONS_URL = "https://zerograd-guard.readthedocs.io/en/latest/runtime/#limitations"
+
+
+@dataclass(frozen=True)
+class RuleText:
+    """What a runtime report says about one rule code."""
+
+    code: str
+    title: str
+    fix: str
+
+    @property
+    def docs(self) -> str:
+        if self.code.startswith("ZG"):
+            return DOCS_URL.format(code=self.code)
+        return LIMITATIONS_URL
+
+
+MISSING_CLEAR = RuleText(
+    "ZG101",
+    "gradients were not cleared since the previous step: this backward pass added to "
+    "gradients the previous step already applied",
+    "clear once per step: call optimizer.zero_grad() before loss.backward() "
+    "(or right after optimizer.step())",
+)
+CLEARED_BEFORE_STEP = RuleText(
+    "ZG102",
+    "the step sees no fresh gradient: every gradient produced since the previous step "
+    "was cleared before this step",
+    "move zero_grad() out of the gap between loss.backward() and optimizer.step()",
+)
+REPEATED_STEP = RuleText(
+    "ZG102",
+    "repeated step: no backward pass since the previous step, which already applied "
+    "these gradients",
+    "call loss.backward() between steps, or remove the extra optimizer.step()",
+)
+ACCUMULATION_CONTRACT = RuleText(
+    "ZG103",
+    "the step does not consume the declared number of backward passes",
+    "clear only when the accumulation window starts (after the step), and step every k "
+    "micro-batches",
+)
+DISCARDED = RuleText(
+    "ZG103",
+    "gradients discarded: a clear threw away backward passes with no step in between "
+    "(zero_grad inside an accumulation window?)",
+    "clear only after optimizer.step(), not every micro-batch",
+)
+NOT_OBSERVED = RuleText(
+    "unobserved",
+    "optimizer not observed: it steps with gradients the guard never saw accumulate "
+    "(flat gradient buffers, FSDP1, CUDA graphs?); the guard is blind for it",
+    "nothing to fix in your loop; the guard cannot check this optimizer",
+)

@@ -1,0 +1,368 @@
+"""The process-wide monitor: installs hooks while at least one guard session is active.
+
+Hooks installed (all removed when the last session exits):
+
+* global optimizer step pre/post hooks — judge at the step, record the boundary after;
+* per parameter, lazily for parameters of optimizers seen (at their first
+  ``zero_grad`` or ``step``): ``register_hook`` (before accumulation) and
+  ``register_post_accumulate_grad_hook`` (after);
+* the wrappers in ``patches``.
+
+State is keyed by ``id()`` but validated through weak references, so the guard keeps
+no optimizer, model or gradient alive. Autograd may call the parameter hooks from
+device threads: they only touch their own parameter's state, which is safe under the
+GIL; registry changes take a lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import warnings
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import torch
+from torch.optim.optimizer import (
+    register_optimizer_step_post_hook,
+    register_optimizer_step_pre_hook,
+)
+
+from zerograd_guard.runtime.param_state import ParamState, install_hooks, remove_hooks
+from zerograd_guard.runtime.patches import Patches
+from zerograd_guard.runtime.report import (
+    Finding,
+    GradientGuardError,
+    GradientGuardWarning,
+    StepEvent,
+)
+from zerograd_guard.runtime.sites import Site, capture_site
+from zerograd_guard.runtime.verdict import Entry, Judgement, StepContext, judge_step
+
+if TYPE_CHECKING:
+    from zerograd_guard.runtime.guard import Guard
+
+# Extension point for the engines/multi-process layer (``zerograd-guard run``, findings
+# shipped from worker processes): ``MONITOR.listeners`` callables receive every finding
+# and whether it is a violation, after the active sessions recorded it and before the
+# error is raised.
+FindingListener = Callable[[Finding, bool], None]
+
+
+class OptimizerTracker:
+    """One optimizer seen by the monitor (held weakly).
+
+    ``entries`` caches the optimizer's (parameter, state) pairs; it is rebuilt when the
+    param groups change (``add_param_group``, groups replaced). Holding the parameters
+    here keeps nothing alive that the optimizer does not already hold: the tracker is
+    dropped when the optimizer dies.
+    """
+
+    __slots__ = (
+        "entries",
+        "group_count",
+        "groups",
+        "label",
+        "ref",
+        "steps",
+        "unjudged_closure",
+        "warned",
+    )
+
+    def __init__(self, optimizer: torch.optim.Optimizer, index: int) -> None:
+        self.ref = weakref.ref(optimizer)
+        self.entries: list[Entry] = []
+        self.groups: list[dict[str, Any]] | None = None
+        self.group_count = 0
+        # A closure was passed to the running step and has not been called yet.
+        self.unjudged_closure = False
+        self.label = f"{type(optimizer).__name__} #{index}"
+        self.steps = 0
+        self.warned: set[str] = set()  # warning codes already given: once per optimizer
+
+
+class Monitor:
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._sessions: list[Guard] = []
+        self._states: dict[int, ParamState] = {}
+        self._trackers: dict[int, OptimizerTracker] = {}
+        self._optimizers_seen = 0
+        self._handles: list[Any] = []
+        self._finalizers: list[weakref.finalize] = []
+        self._patches = Patches(self)
+        self.last_clear: Site | None = None
+        self.listeners: list[FindingListener] = []
+
+    # --- sessions -------------------------------------------------------------------
+
+    @property
+    def active(self) -> bool:
+        return bool(self._sessions)
+
+    @property
+    def sessions(self) -> tuple[Guard, ...]:
+        return tuple(self._sessions)
+
+    def push(self, session: Guard) -> None:
+        with self._lock:
+            if not self._sessions:
+                self._install()
+            self._sessions.append(session)
+
+    def pop(self, session: Guard) -> None:
+        with self._lock:
+            for index in range(len(self._sessions) - 1, -1, -1):
+                if self._sessions[index] is session:
+                    del self._sessions[index]
+                    break
+            if not self._sessions:
+                self._uninstall()
+
+    def _install(self) -> None:
+        try:
+            self._handles.append(register_optimizer_step_pre_hook(self._on_step_pre))
+            self._handles.append(register_optimizer_step_post_hook(self._on_step_post))
+            self._patches.install()
+        except BaseException:
+            self._uninstall()
+            raise
+
+    def _uninstall(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+        self._handles.clear()
+        self._patches.restore()
+        for finalizer in self._finalizers:
+            finalizer.detach()
+        self._finalizers.clear()
+        for state in self._states.values():
+            remove_hooks(state)
+        self._states.clear()
+        self._trackers.clear()
+        self._optimizers_seen = 0
+        self.last_clear = None
+
+    # --- registry -------------------------------------------------------------------
+
+    def _tracker(self, optimizer: torch.optim.Optimizer) -> OptimizerTracker:
+        tracker = self._trackers.get(id(optimizer))
+        if tracker is not None and tracker.ref() is optimizer:
+            return tracker
+        with self._lock:
+            self._optimizers_seen += 1
+            tracker = OptimizerTracker(optimizer, self._optimizers_seen)
+            key = id(optimizer)
+            self._trackers[key] = tracker
+            self._finalizers.append(weakref.finalize(optimizer, self._forget_tracker, key, tracker))
+        for session in self._sessions:
+            session.report.add_optimizer(tracker.label)
+        return tracker
+
+    def _forget_tracker(self, key: int, tracker: OptimizerTracker) -> None:
+        if self._trackers.get(key) is tracker:
+            del self._trackers[key]
+
+    def _entries(
+        self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
+    ) -> list[Entry]:
+        if tracker is None:
+            tracker = self._tracker(optimizer)
+        groups = optimizer.param_groups
+        # add_param_group appends; load_state_dict and user code replace the list.
+        if groups is not tracker.groups or len(groups) != tracker.group_count:
+            tracker.entries = [
+                (param, self._state_for(param)) for group in groups for param in group["params"]
+            ]
+            tracker.groups = groups
+            tracker.group_count = len(groups)
+        return tracker.entries
+
+    def _state_for(self, param: torch.Tensor) -> ParamState:
+        state = self._states.get(id(param))
+        if state is None or state.param() is not param:
+            state = self._new_state(param)
+        return state
+
+    def _new_state(self, param: torch.Tensor) -> ParamState:
+        with self._lock:
+            state = ParamState(param)
+            key = id(param)
+            self._states[key] = state
+            self._finalizers.append(weakref.finalize(param, self._forget_state, key, state))
+            if param.requires_grad:
+                install_hooks(state, param)
+            return state
+
+    def _forget_state(self, key: int, state: ParamState) -> None:
+        if self._states.get(key) is state:
+            del self._states[key]
+
+    # --- observers --------------------------------------------------------------------
+
+    def _on_step_pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> Any:
+        __tracebackhide__ = True
+        if not self._sessions:  # a call in flight while the last guard exited
+            return None
+        tracker = self._tracker(optimizer)
+        closure, args, kwargs = _take_closure(args, kwargs)
+        if closure is not None:
+            if getattr(closure, "__zerograd_closure__", False):
+                return None
+            wrapped = self._wrap_closure(closure, optimizer)
+            tracker.unjudged_closure = True
+            if kwargs is not None and "closure" in kwargs:
+                return args, {**kwargs, "closure": wrapped}
+            return (args[0], wrapped, *args[2:]), kwargs
+        self._judge(optimizer, tracker)
+        return None
+
+    def _wrap_closure(self, closure: Callable[..., Any], optimizer: Any) -> Callable[..., Any]:
+        optimizer_ref = weakref.ref(optimizer)
+
+        def judged_closure(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            result = closure(*args, **kwargs)
+            owner = optimizer_ref()
+            if owner is not None and self.active:
+                tracker = self._tracker(owner)
+                tracker.unjudged_closure = False
+                self._judge(owner, tracker)
+                self._boundary(owner, tracker)
+            return result
+
+        judged_closure.__zerograd_closure__ = True  # type: ignore[attr-defined]
+        return judged_closure
+
+    def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
+        if not self._sessions:
+            return
+        tracker = self._tracker(optimizer)
+        if tracker.unjudged_closure:  # an optimizer that ignored its closure: judge now
+            tracker.unjudged_closure = False
+            self._judge(optimizer, tracker)
+        tracker.steps += 1
+        self._boundary(optimizer, tracker)
+
+    def _boundary(
+        self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
+    ) -> None:
+        for param, state in self._entries(optimizer, tracker):
+            if not state.handles and param.requires_grad:  # unfrozen since first seen
+                install_hooks(state, param)
+            state.step_boundary(param.grad)
+
+    def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
+        if not self._sessions:  # a wrapper kept by user code past the last guard
+            return
+        self.last_clear = capture_site(3)
+        for _, state in self._entries(optimizer):
+            state.api_clear()
+
+    def module_cleared(self, module: torch.nn.Module) -> None:
+        if not self._sessions:  # a wrapper kept by user code past the last guard
+            return
+        self.last_clear = capture_site(3)
+        states = self._states
+        for param in module.parameters():
+            state = states.get(id(param))
+            if state is not None and state.param() is param:
+                state.api_clear()
+
+    def step_count(self, optimizer: torch.optim.Optimizer) -> int:
+        tracker = self._trackers.get(id(optimizer))
+        return tracker.steps if tracker is not None and tracker.ref() is optimizer else -1
+
+    def scaler_stepped(self, optimizer: torch.optim.Optimizer, steps_before: int) -> None:
+        """GradScaler returned: if no step hook ran, the step was skipped (inf/NaN)."""
+        if steps_before >= 0 and self.step_count(optimizer) == steps_before:
+            self._boundary(optimizer)
+
+    # --- judging ----------------------------------------------------------------------
+
+    def _judge(self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker) -> None:
+        __tracebackhide__ = True
+        entries = self._entries(optimizer, tracker)
+        for _, state in entries:
+            if not state.judged:
+                break
+        else:
+            if entries:
+                return  # an outer optimizer (Lookahead-style) already judged this very step
+        sessions = self._sessions
+        context = StepContext(
+            optimizer=optimizer,
+            label=tracker.label,
+            step=tracker.steps + 1,
+            contract=_contract(sessions),
+            last_clear=self.last_clear,
+        )
+        judgement = judge_step(entries, context)
+        self._record(tracker, context, judgement)
+
+    def _record(
+        self, tracker: OptimizerTracker, context: StepContext, judgement: Judgement
+    ) -> None:
+        __tracebackhide__ = True
+        sessions = self._sessions
+        event = StepEvent(tracker.label, context.step, judgement.backward_passes, judgement.verdict)
+        for session in sessions:
+            report = session.report
+            report.steps_checked += 1
+            report.events.append(event)
+        findings = [(finding, True) for finding in judgement.violations]
+        for warning in judgement.warnings:
+            if warning.code not in tracker.warned:
+                tracker.warned.add(warning.code)
+                findings.append((warning, False))
+        if not findings:
+            return
+        for session in sessions:
+            for finding, is_violation in findings:
+                (session.report.violations if is_violation else session.report.warnings).append(
+                    finding
+                )
+        if sessions and sessions[-1]._mode is not None:
+            for session in sessions[:-1]:
+                session.delegated.extend(judgement.violations)
+        for listener in list(self.listeners):
+            for finding, is_violation in findings:
+                listener(finding, is_violation)
+        raising = sessions[-1].mode == "error" if sessions else False
+        for finding, is_violation in findings:
+            if not (is_violation and raising):
+                _warn_at_step(finding)
+        if raising and judgement.violations:
+            # Judge the next step afresh even if the caller swallows the error.
+            for param, state in self._entries(context.optimizer, tracker):
+                state.step_boundary(param.grad)
+            raise GradientGuardError(judgement.violations[0])
+
+
+def _warn_at_step(finding: Finding) -> None:
+    """Attribute the warning to the user's ``optimizer.step()`` line, not to torch."""
+    site = finding.step_site
+    if site is None:
+        warnings.warn(finding.render(), GradientGuardWarning, stacklevel=5)
+    else:
+        code, line = site
+        warnings.warn_explicit(finding.render(), GradientGuardWarning, code.co_filename, line)
+
+
+def _contract(sessions: list[Guard]) -> int | None:
+    for session in reversed(sessions):
+        if session.accumulate is not None:
+            return session.accumulate
+    return None
+
+
+def _take_closure(args: Any, kwargs: Any) -> tuple[Any, tuple[Any, ...], Any]:
+    """The closure passed to ``step``; torch's hook ``args`` start with the optimizer."""
+    if kwargs and kwargs.get("closure") is not None:
+        return kwargs["closure"], tuple(args), kwargs
+    if len(args) > 1 and callable(args[1]):
+        return args[1], tuple(args), kwargs
+    return None, tuple(args), kwargs
+
+
+MONITOR = Monitor()

@@ -1,0 +1,214 @@
+"""Per-parameter state machine, fed by two autograd hooks and by the step/clear observers.
+
+Between two steps of its optimizer, a parameter's gradient goes through a *window*:
+zero or more backward passes accumulate into it, clears may discard them. The window's
+*origin* says what the first accumulation landed on:
+
+* ``CLEAN``   — ``None``, a cleared gradient, or a gradient changed since the step
+  (zeroed in place, replaced): correct.
+* ``STALE``   — the very gradient object the previous step applied, same version:
+  a missing clear, unless its values are all zero (``p.grad.data.zero_()`` bumps no
+  version). A device-side ``grad.any()`` flag is queued; it is read, batched with the
+  other parameters', only when the step is judged.
+* ``UNKNOWN`` — no step boundary observed yet (the guard started mid-training).
+
+Only identities, version counters, ``None`` checks and counters are used here: no
+host-device synchronisation, no gradient copies.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import torch
+
+from zerograd_guard.runtime.sites import Site, backward_site
+
+NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
+
+
+def grad_version(grad: torch.Tensor) -> int:
+    """The version counter; -1 where torch refuses to read it (inference tensors)."""
+    try:
+        return grad._version
+    except RuntimeError:
+        return -1
+
+
+class ParamState:
+    """What happened to one parameter's gradient since its optimizer's last step."""
+
+    __slots__ = (
+        "__weakref__",
+        "accumulations",
+        "boundary_grad",
+        "boundary_version",
+        "cleared",
+        "discard_site",
+        "discarded",
+        "discarded_clean",
+        "flag",
+        "handles",
+        "judged",
+        "origin",
+        "param",
+        "pending",
+        "pending_flag",
+        "stepped",
+        "touched",
+        "window_site",
+    )
+
+    def __init__(self, param: torch.Tensor) -> None:
+        self.param: weakref.ref[torch.Tensor] = weakref.ref(param)
+        self.handles: list[Any] = []
+        self.stepped = False
+        self.boundary_grad: weakref.ref[torch.Tensor] | None = None
+        self.boundary_version = -1
+        self.touched = False
+        self.reset_window()
+
+    def reset_window(self) -> None:
+        self.judged = False
+        self.accumulations = 0
+        self.origin = NONE
+        self.cleared = False
+        self.discarded = 0
+        self.discarded_clean = 0
+        self.flag: torch.Tensor | None = None
+        self.pending = NONE
+        self.pending_flag: torch.Tensor | None = None
+        self.window_site: Site | None = None  # the backward pass that opened the window
+        self.discard_site: Site | None = None  # ... of the last window a clear discarded
+
+    # --- events -------------------------------------------------------------------
+
+    def step_boundary(self, grad: torch.Tensor | None) -> None:
+        """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient."""
+        if grad is None:
+            self.boundary_grad = None
+            self.boundary_version = -1
+        else:
+            boundary = self.boundary_grad
+            if boundary is None or boundary() is not grad:
+                self.boundary_grad = weakref.ref(grad)
+            self.boundary_version = grad_version(grad)
+        self.stepped = True
+        self.reset_window()
+
+    def api_clear(self) -> None:
+        """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends."""
+        accumulations = self.accumulations
+        self.cleared = True
+        self.judged = False
+        if not accumulations:
+            return
+        self.discarded += accumulations
+        self.discard_site = self.window_site
+        if self.origin == CLEAN:
+            self.discarded_clean += accumulations
+        self.accumulations = 0
+        self.origin = NONE
+        self.flag = None
+
+    def _origin_without_pre_hook(self, grad: torch.Tensor | None) -> int:
+        """Classify a window whose first accumulation came without a pre-hook call.
+
+        FSDP2 reduces gradients itself, then assigns the sharded ``.grad`` (when it is
+        ``None``) or adds into it in place, and calls only the post-accumulate hooks.
+        Adding into the very gradient object the previous step applied, with no clear
+        seen since, is a missing clear. Its old values are gone by now (no value check),
+        and FSDP2's gradients share version counters across parameters: a hand-written
+        in-place clear (``p.grad.zero_()``) cannot be told apart here.
+        """
+        if grad is None or self.cleared:
+            return CLEAN
+        if not self.stepped:
+            return UNKNOWN
+        boundary = self.boundary_grad
+        if boundary is not None and boundary() is grad:
+            self.pending_flag = _CERTAIN
+            return STALE
+        return CLEAN
+
+    def untouched_since_step(self, grad: torch.Tensor) -> bool:
+        """Same object and version as when the previous step applied it."""
+        boundary = self.boundary_grad
+        return (
+            boundary is not None
+            and boundary() is grad
+            and grad_version(grad) == self.boundary_version
+        )
+
+    def before_accumulation(self, grad: torch.Tensor | None) -> None:
+        """Pre-accumulation hook body: classify what the coming accumulation lands on."""
+        self.touched = True
+        self.judged = False
+        if self.accumulations and grad is not None:
+            self.pending = CONTINUE
+            return
+        if self.accumulations:
+            # ``p.grad = None`` by hand after a backward pass: a clear like any other.
+            self.api_clear()
+        if grad is None or self.cleared:
+            self.pending = CLEAN
+        elif not self.stepped:
+            self.pending = UNKNOWN
+        elif self.untouched_since_step(grad):
+            self.pending = STALE
+            self.pending_flag = any_nonzero(grad)
+        else:
+            self.pending = CLEAN
+
+    def after_accumulation(self, param: torch.Tensor) -> None:
+        """Post-accumulation hook body: the backward pass really landed in ``.grad``."""
+        self.touched = True
+        self.judged = False
+        pending = self.pending
+        self.pending = NONE
+        if not self.accumulations:
+            if pending == NONE:
+                pending = self._origin_without_pre_hook(param.grad)
+            self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
+            if pending == STALE:
+                self.flag = self.pending_flag
+            self.window_site = backward_site()
+            self.cleared = False
+        self.pending_flag = None
+        self.accumulations += 1
+
+
+_CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing
+
+
+def any_nonzero(grad: torch.Tensor) -> torch.Tensor | None:
+    """A 0-dim device flag, no sync and no gradient-sized temporary (None if unsupported)."""
+    try:
+        if grad.is_sparse:
+            return torch.any(grad.coalesce().values())
+        return torch.any(grad)
+    except RuntimeError:
+        return None
+
+
+def install_hooks(state: ParamState, param: torch.Tensor) -> None:
+    """Register the two autograd hooks; they hold the state, and the parameter weakly."""
+    param_ref = state.param
+
+    def pre_accumulation_hook(incoming: torch.Tensor) -> None:
+        owner = param_ref()
+        if owner is not None:
+            state.before_accumulation(owner.grad)
+
+    def post_accumulation_hook(param: torch.Tensor) -> None:
+        state.after_accumulation(param)
+
+    state.handles.append(param.register_hook(pre_accumulation_hook))
+    state.handles.append(param.register_post_accumulate_grad_hook(post_accumulation_hook))
+
+
+def remove_hooks(state: ParamState) -> None:
+    for handle in state.handles:
+        handle.remove()
+    state.handles.clear()

@@ -1,0 +1,94 @@
+"""Cheap source-location capture: the first stack frame outside torch and the guard.
+
+A site is kept as ``(code object, line number)``: holding a code object keeps no
+locals alive (a frame would keep the whole training step's tensors). Whether a code
+object is internal is cached, so a capture costs a few attribute reads per frame.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+from types import CodeType
+
+import torch
+
+Site = tuple[CodeType, int]
+
+_INTERNAL_DIRS = (
+    os.path.dirname(torch.__file__) + os.sep,
+    os.path.dirname(os.path.dirname(__file__)) + os.sep,
+    os.path.dirname(os.__file__) + os.sep + "contextlib.py",
+    os.path.dirname(os.__file__) + os.sep + "functools.py",
+)
+_internal_by_code: dict[CodeType, bool] = {}
+
+
+def capture_site(skip: int = 1) -> Site | None:
+    """Return the innermost caller frame that is user code, or None (autograd threads)."""
+    try:
+        frame = sys._getframe(skip)
+    except ValueError:
+        return None
+    while frame is not None:
+        code = frame.f_code
+        internal = _internal_by_code.get(code)
+        if internal is None:
+            internal = code.co_filename.startswith(_INTERNAL_DIRS)
+            _internal_by_code[code] = internal
+        if not internal:
+            return code, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+_graph_task_id = getattr(torch._C, "_current_graph_task_id", None)
+_last_backward: list[object] = [None, None]  # [graph task id, site]
+
+
+def backward_site() -> Site | None:
+    """The user line of the running backward pass, captured once per backward pass.
+
+    Called from autograd hooks for every parameter; the graph task id tells whether
+    this backward pass was already located. (A race between threads can at worst
+    attribute the site of a concurrent backward pass.)
+    """
+    if _graph_task_id is None:
+        return capture_site(2)
+    task = _graph_task_id()
+    if task != -1 and _last_backward[0] == task:
+        return _last_backward[1]  # type: ignore[return-value]
+    site = capture_site(2)
+    _last_backward[0], _last_backward[1] = task, site
+    return site
+
+
+def describe_site(site: Site | None) -> str:
+    """``path:line  source text`` for a report; '?' when no user frame was on the stack."""
+    if site is None:
+        return "? (not on a Python stack: autograd worker thread)"
+    code, line = site
+    text = linecache.getline(code.co_filename, line).strip()
+    where = f"{_short_path(code.co_filename)}:{line}"
+    return f"{where}  {text}" if text else where
+
+
+def site_record(site: Site | None) -> dict[str, object] | None:
+    """A JSON-ready form of a site."""
+    if site is None:
+        return None
+    code, line = site
+    return {
+        "file": code.co_filename,
+        "line": line,
+        "source": linecache.getline(code.co_filename, line).strip(),
+    }
+
+
+def _short_path(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith(".." + os.sep) else relative
