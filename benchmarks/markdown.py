@@ -41,7 +41,7 @@ def linter_table(section: dict) -> list[str]:
         for name, value in section["ratios"].items()
         if value is not None
     ]
-    lines += [f"\n* {note}" for note in section["notes"]]
+    lines += ["", *(f"* {note}" for note in section["notes"])]
     if section["files_with_errors"]:
         lines.append(f"* files reported as errors (unparsable): {section['files_with_errors']}")
     return lines

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 import hypothesmith
+import pytest
 from fuzz_budget import fuzz_settings
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,6 +23,9 @@ from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.rules import BUILTIN_RULES
 from zerograd_guard.lint.runner import FileResult, FileSettings, FileTask, RunSettings, lint_file
+
+# hypothesmith compiles what it generates; ``1()`` and friends warn while compiling.
+pytestmark = pytest.mark.filterwarnings("ignore::SyntaxWarning")
 
 LOOP = """
 for x, y in loader:

@@ -20,6 +20,10 @@ flag). A clear that runs on every micro-batch before `backward()` throws away wh
 previous micro-batches accumulated, so each step sees only the last micro-batch: the
 effective batch size silently drops by a factor of `k`.
 
+The same happens when the clear sits after the step but outside its `if` (dedented one
+level too far): it runs on every micro-batch and throws away the gradients that were
+meant to accumulate until the window's step.
+
 The finding is reported at the clear.
 
 **Fix**: clear once per window — right after the step, inside the same `if` as the step
@@ -69,6 +73,14 @@ for batch in loader:
         loss = criterion(model(chunk), chunk)
         loss.backward()
     optimizer.step()
+""",
+        """\
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if (i + 1) % k == 0:
+        optimizer.step()
+    optimizer.zero_grad()  # expect: ZG103
 """,
     )
 
