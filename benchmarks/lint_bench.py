@@ -126,9 +126,9 @@ class _Cli:
         self.warm_cache = scratch / "warm-cache"
         self._fresh = 0
 
-    def command(self, jobs: int, cache: Path) -> list[str]:
-        folder = str(self.result.corpus.folder)
-        return [*_lint_command(), "--exit-zero", "--cache-dir", str(cache), "-j", str(jobs), folder]
+    def command(self, jobs: int, cache: Path, folder: Path | None = None) -> list[str]:
+        target = str(folder or self.result.corpus.folder)
+        return [*_lint_command(), "--exit-zero", "--cache-dir", str(cache), "-j", str(jobs), target]
 
     def fresh_cache(self) -> Path:
         self._fresh += 1
@@ -142,18 +142,18 @@ class _Cli:
             line for line in run.stderr.splitlines() if ": error: " in line
         )
 
-    def cold(self, measurement: Measurement, jobs: int, folder: Path | None = None) -> Callable:
+    def cold(
+        self, measurement: Measurement, jobs: int, folder: Path | None = None
+    ) -> Callable[[], None]:
         def step() -> None:
             cache = self.fresh_cache()
-            command = self.command(jobs, cache)
-            if folder is not None:
-                command[-1] = str(folder)
+            command = self.command(jobs, cache, folder)
             self.record(measurement, run_child(command, self.scratch), measurement.label)
             shutil.rmtree(cache, ignore_errors=True)
 
         return step
 
-    def warm(self, measurement: Measurement, jobs: int) -> Callable:
+    def warm(self, measurement: Measurement, jobs: int) -> Callable[[], None]:
         def step() -> None:
             command = self.command(jobs, self.warm_cache)
             self.record(measurement, run_child(command, self.scratch), measurement.label)

@@ -1,4 +1,8 @@
-"""The benchmark runner works end to end on a tiny input (no timing assertions)."""
+"""The benchmark runner works end to end on a tiny input (no timing assertions).
+
+One test runs the runner once and checks everything: split into several tests, a
+shared fixture would run once per xdist worker.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "benchmarks" / "run.py"
 LINTER_KEYS = {"ast", "libcst", "analyse", "cold_j1", "cold_jn", "warm_j1", "warm_jn"}
 GUARD_MODELS = {"tiny 2-layer MLP", "10M-param MLP", "small CNN"}
 
 
-@pytest.fixture(scope="module")
-def results(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    output = tmp_path_factory.mktemp("bench") / "latest.json"
+def test_runner_on_a_tiny_input(tmp_path: Path) -> None:
+    output = tmp_path / "latest.json"
     command = [
         sys.executable,
         str(RUNNER),
@@ -36,14 +37,20 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict:
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "== targets" in done.stdout
-    return json.loads(output.read_text(encoding="utf-8"))
+    results = json.loads(output.read_text(encoding="utf-8"))
+    check_machine_and_command(results)
+    check_linter_sections(results)
+    check_ratios(results)
+    check_guard_rows(results)
+    check_targets(results)
+    check_markdown(output)
 
 
 def _positive(value: object) -> bool:
     return isinstance(value, int | float) and math.isfinite(value) and value > 0
 
 
-def test_machine_and_command_are_recorded(results: dict) -> None:
+def check_machine_and_command(results: dict) -> None:
     machine = results["machine"]
     assert machine["cores_total"] >= 1
     assert machine["python"].count(".") == 2
@@ -52,7 +59,7 @@ def test_machine_and_command_are_recorded(results: dict) -> None:
     assert "--reps=1" in results["command"]
 
 
-def test_linter_sections_have_every_measurement(results: dict) -> None:
+def check_linter_sections(results: dict) -> None:
     assert set(results["linter"]) == {"dense", "installed"}
     dense = results["linter"]["dense"]
     assert dense["corpus"]["files"] == 5
@@ -67,7 +74,7 @@ def test_linter_sections_have_every_measurement(results: dict) -> None:
             assert _positive(section["measurements"][name]["peak_rss_mib"])
 
 
-def test_ratios_are_positive_numbers(results: dict) -> None:
+def check_ratios(results: dict) -> None:
     dense = results["linter"]["dense"]["ratios"]
     for name in ("analysis_over_libcst_parse", "warm_over_cold_j1", "warm_over_cold_jn"):
         assert _positive(dense[name]), name
@@ -76,7 +83,7 @@ def test_ratios_are_positive_numbers(results: dict) -> None:
             assert value is None or _positive(value) or value == 0, name
 
 
-def test_guard_rows_cover_every_model(results: dict) -> None:
+def check_guard_rows(results: dict) -> None:
     rows = results["guard"]
     assert {row["model"] for row in rows} == GUARD_MODELS
     for row in rows:
@@ -86,7 +93,7 @@ def test_guard_rows_cover_every_model(results: dict) -> None:
         assert row["params"] > 0
 
 
-def test_targets_have_a_verdict(results: dict) -> None:
+def check_targets(results: dict) -> None:
     names = [target["name"] for target in results["targets"]]
     assert "dense: analysis / libcst parse" in names
     assert any(name.startswith("guard tiny 2-layer MLP") for name in names)
@@ -95,9 +102,7 @@ def test_targets_have_a_verdict(results: dict) -> None:
         assert target["status"] == "n/a" or _positive(target["value"])
 
 
-def test_results_render_as_markdown(results: dict, tmp_path: Path) -> None:
-    saved = tmp_path / "latest.json"
-    saved.write_text(json.dumps(results), encoding="utf-8")
+def check_markdown(saved: Path) -> None:
     done = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "markdown.py"), str(saved)],
         capture_output=True,

@@ -116,10 +116,16 @@ def lint_files(files: Sequence[Path], jobs: int) -> ScaleReport:
     out, err = io.StringIO(), io.StringIO()
     argv = ["--no-cache", "--no-plugins", "--format", "json", "-j", str(jobs)]
     started = time.perf_counter()
+    escaped: BaseException | None = None
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([*argv, *map(str, files)])
+        try:
+            code = main([*argv, *map(str, files)])
+        except Exception as exc:  # a dead worker (BrokenProcessPool) or a CLI bug
+            code, escaped = -1, exc
     seconds = time.perf_counter() - started
     report = ScaleReport(files=len(files), seconds=seconds, exit_code=code)
+    if escaped is not None:
+        report.crashes.append(f"the run raised {type(escaped).__name__}: {escaped}")
     text = err.getvalue()
     if "Traceback" in text or "Traceback" in out.getvalue():
         report.crashes.append("a traceback was printed:\n" + text[-4000:])

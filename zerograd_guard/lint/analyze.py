@@ -13,8 +13,8 @@ from zerograd_guard.lint.extract import build_model, resolve_module
 from zerograd_guard.lint.extract.positions import Positions
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.flow import check_flow
-from zerograd_guard.lint.flow.engine import events_of
 from zerograd_guard.lint.model.analysed import AnalyzedModule
+from zerograd_guard.lint.model.events import events_of
 from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions
 from zerograd_guard.lint.rules import BUILTIN_RULES
 from zerograd_guard.lint.rules.base import Rule

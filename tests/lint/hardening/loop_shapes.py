@@ -139,14 +139,17 @@ def render(shape: Shape) -> str:
 
 
 class UnknownStatement(ValueError):
-    pass
+    """``--fix`` produced a statement no shape can hold (the test then fails loudly)."""
+
+
+_CONDITIONS = (LIMIT, *(Cond(end, negated) for end in (False, True) for negated in (False, True)))
 
 
 def _cond_of(test: ast.expr) -> Cond:
     text = ast.unparse(test)
-    for cond in (LIMIT, *(Cond(end, negated) for end in (0, 1) for negated in (0, 1))):
+    for cond in _CONDITIONS:
         if ast.unparse(ast.parse(cond.source(), mode="eval").body) == text:
-            return Cond(bool(cond.end), bool(cond.negated), cond.limit)
+            return cond
     raise UnknownStatement(text)
 
 

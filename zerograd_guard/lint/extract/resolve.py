@@ -9,7 +9,6 @@ not a step, and an unknown call only makes the optimizers it is handed unknown.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
@@ -37,6 +36,7 @@ from zerograd_guard.lint.model.events import (
     Loop,
     Statement,
     Try,
+    events_of,
 )
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 from zerograd_guard.lint.options import AnalysisOptions
@@ -93,7 +93,7 @@ class Resolver:
         """Receivers that are handed a method only one class of this file defines
         (``optimizer.step_and_update_lr()``) hold an instance of that class."""
         found: dict[str, str] = {}
-        for event in _events(function.body):
+        for event in events_of(function.body):
             if event.kind == EventKind.METHOD and event.receiver not in (None, "self", "cls"):
                 owner = self.unique_methods.get(event.method or "")
                 if owner is not None and event.receiver is not None:
@@ -509,7 +509,7 @@ def _effects(statements: list[Statement]) -> bool:
 def _kills(statements: list[Statement]) -> frozenset[str]:
     return frozenset(
         name
-        for event in _events(statements)
+        for event in events_of(statements)
         if event.kind == EventKind.KILL
         for name in event.names
     )
@@ -541,23 +541,6 @@ def _simplify(statements: list[Statement]) -> None:
                 _simplify(part)
         simplified.append(statement)
     statements[:] = simplified
-
-
-def _events(statements: list[Statement]) -> Iterator[Event]:
-    for statement in statements:
-        if isinstance(statement, Event):
-            yield statement
-        elif isinstance(statement, (If, Loop)):
-            yield from _events(statement.body)
-            yield from _events(statement.orelse)
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
-                yield from _events(part)
 
 
 def _names(target: cst.BaseExpression) -> list[cst.Name]:

@@ -13,7 +13,6 @@ What the check observes is recorded, not reported: the rules turn it into findin
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from zerograd_guard.lint.flow.state import (
@@ -36,6 +35,7 @@ from zerograd_guard.lint.model.events import (
     Loop,
     Statement,
     Try,
+    events_of,
 )
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
@@ -717,21 +717,3 @@ def _carry(value: Status, loop: Loop) -> Status:
     if value[0] == "F":
         return ("FC", loop, value[1])
     return value  # "FW" keeps what the last clear discarded
-
-
-def events_of(statements: list[Statement]) -> Iterator[Event]:
-    """Every event in ``statements``, nested ones included, in order."""
-    for statement in statements:
-        if isinstance(statement, Event):
-            yield statement
-        elif isinstance(statement, (If, Loop)):
-            yield from events_of(statement.body)
-            yield from events_of(statement.orelse)
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
-                yield from events_of(part)

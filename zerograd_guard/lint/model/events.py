@@ -7,6 +7,7 @@ Everything that cannot touch gradients is dropped, so the tree is small.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -122,3 +123,21 @@ class Jump:
 
 
 Statement = Event | If | Loop | Try | Jump
+
+
+def events_of(statements: list[Statement]) -> Iterator[Event]:
+    """Every event in ``statements``, nested ones included, in source order."""
+    for statement in statements:
+        if isinstance(statement, Event):
+            yield statement
+        elif isinstance(statement, (If, Loop)):
+            yield from events_of(statement.body)
+            yield from events_of(statement.orelse)
+        elif isinstance(statement, Try):
+            for part in (
+                statement.body,
+                *statement.handlers,
+                statement.orelse,
+                statement.finalbody,
+            ):
+                yield from events_of(part)
