@@ -42,7 +42,7 @@ def ten_million_mlp() -> torch.nn.Module:
 
 
 def small_cnn() -> torch.nn.Module:
-    """Two conv layers and a linear head on 32x32 RGB input (~25k parameters)."""
+    """Two conv layers and a linear head on 32x32 RGB input (about 10k parameters)."""
     return torch.nn.Sequential(
         torch.nn.Conv2d(3, 16, 3, padding=1),
         torch.nn.ReLU(),

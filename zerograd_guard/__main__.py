@@ -48,7 +48,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--report", metavar="PATH", help="also write the report as JSON to PATH")
     run.add_argument("script", help="the Python script to run")
-    run.add_argument("args", nargs=argparse.REMAINDER, help="arguments passed to the script")
+    script_args = run.add_argument(
+        "args", nargs=argparse.REMAINDER, help="arguments passed to the script (optional)"
+    )
+    # argparse marks a REMAINDER positional required, so a missing script was reported
+    # as "required: script, args"; the script's arguments may be absent.
+    script_args.required = False
     return parser
 
 

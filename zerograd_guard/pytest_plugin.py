@@ -6,6 +6,7 @@ nothing heavy: torch and the runtime guard are imported only when a test is guar
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import json
 import os
@@ -37,16 +38,27 @@ _PROPERTY = "zerograd_guard"
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("zerograd-guard", "gradient clearing guard")
+    # A flag, not an option with an optional value: ``pytest --zerograd-guard tests/`` must
+    # keep ``tests/`` as a path. The modes are separate, exact option strings
+    # (``--zerograd-guard=warn``), which argparse matches before splitting at "=".
     group.addoption(
         "--zerograd-guard",
-        nargs="?",
+        action="store_const",
         const="error",
         default=None,
-        choices=MODES,
         dest="zerograd_guard",
-        help="guard every test: fail (default) or 'warn' when gradients are not cleared "
-        "between optimizer steps; 'off' disables. Env ZEROGRAD_GUARD=1 also enables.",
+        help="guard every test: fail when gradients are not cleared between optimizer "
+        "steps; --zerograd-guard=warn only warns, --zerograd-guard=off disables. "
+        "Env ZEROGRAD_GUARD=1 also enables.",
     )
+    for mode in MODES:
+        group.addoption(
+            f"--zerograd-guard={mode}",
+            action="store_const",
+            const=mode,
+            dest="zerograd_guard",
+            help=argparse.SUPPRESS,
+        )
     group.addoption(
         "--zerograd-guard-report",
         default=None,
@@ -59,6 +71,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "guard every test: true | warn | off (default off)",
         default="off",
     )
+
+
+def pytest_load_initial_conftests(args: list[str]) -> None:
+    """Accept the mode as a separate word, ``--zerograd-guard warn``, as earlier versions did.
+
+    Runs before pytest parses the whole command line (``args`` already holds the
+    ``addopts`` and ``PYTEST_ADDOPTS`` words). A following word that names an existing
+    path stays a path.
+    """
+    for index, word in enumerate(args[:-1]):
+        following = args[index + 1]
+        if word == "--zerograd-guard" and following in MODES and not os.path.exists(following):
+            args[index : index + 2] = [f"--zerograd-guard={following}"]
+            return
 
 
 def pytest_configure(config: pytest.Config) -> None:

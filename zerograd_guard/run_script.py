@@ -14,7 +14,6 @@ import json
 import os
 import runpy
 import sys
-import traceback
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
@@ -191,10 +190,24 @@ def _run_main(path: Path, reraise: tuple[type[BaseException], ...]) -> int:
         return _status_of(exit_request)
     except (_StepLimitReached, KeyboardInterrupt, *reraise):
         raise
-    except BaseException:
-        traceback.print_exc()
+    except BaseException as error:
+        _report_uncaught(error, path)
         return 1
     return 0
+
+
+def _report_uncaught(error: BaseException, path: Path) -> None:
+    """Report an uncaught error as ``python script.py`` does: through ``sys.excepthook``,
+    with the traceback starting at the script's own frame (this runner's and runpy's
+    frames left out). An error raised before the script ran a line (a syntax error)
+    keeps no frames, as Python prints it.
+    """
+    filename = os.fspath(path)  # runpy compiles the script under the path as given
+    frames = error.__traceback__
+    while frames is not None and frames.tb_frame.f_code.co_filename != filename:
+        frames = frames.tb_next
+    # The default hook prints the exception's own __traceback__, not the one passed.
+    sys.excepthook(type(error), error.with_traceback(frames), frames)
 
 
 def _status_of(exit_request: SystemExit) -> int:

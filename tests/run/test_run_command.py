@@ -76,7 +76,7 @@ def test_missing_clear_exits_1_with_the_rule_and_the_script_lines(
     assert "1 violation" in err.splitlines()[0]
     assert "ZG101" in err
     assert "train.py:15  optimizer.step()" in err
-    assert "docs: https://zerograd-guard.readthedocs.io/en/latest/rules/ZG101/" in err
+    assert "docs: https://zerograd-guard.readthedocs.io/en/latest/rules/zg101/" in err
 
 
 def test_warn_mode_reports_each_distinct_violation_once_and_exits_with_the_script_status(
@@ -166,6 +166,31 @@ def test_script_endings_keep_python_exit_statuses(
     assert "2 optimizer steps checked" in err
 
 
+def test_uncaught_error_traceback_shows_only_the_scripts_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = write_script(tmp_path, "def fail():\n    raise ValueError('boom')\nfail()\n")
+    status, _, err = run(capsys, os.fspath(script))
+    assert status == 1
+    frames = [line for line in err.splitlines() if line.startswith("  File ")]
+    assert frames == [
+        f'  File "{script}", line 18, in <module>',
+        f'  File "{script}", line 17, in fail',
+    ]
+    assert err.startswith("Traceback (most recent call last):\n")
+
+
+def test_syntax_error_is_printed_without_runner_frames(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = tmp_path / "broken.py"
+    script.write_text("x = (\n")
+    status, _, err = run(capsys, os.fspath(script))
+    assert status == 1
+    assert err.startswith(f'  File "{script}", line 1\n')
+    assert "SyntaxError" in err and "Traceback" not in err
+
+
 def test_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     script = write_script(tmp_path, "train(3, clear=False)\n")
     report = tmp_path / "report.json"
@@ -194,7 +219,9 @@ def test_usage_errors_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as exit_info:
         main(argv)
     assert exit_info.value.code == 2
-    assert "usage: zerograd-guard" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "usage: zerograd-guard" in err
+    assert "required: script, args" not in err  # the script's arguments are optional
 
 
 def test_missing_script_is_a_one_line_usage_error(

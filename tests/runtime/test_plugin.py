@@ -89,8 +89,13 @@ def project(pytester: pytest.Pytester) -> pytest.Pytester:
 
 
 def test_flag_fails_violations_and_writes_report(project):
+    # The flag right before a path: the path stays a path (R5).
     result = project.runpytest_subprocess(
-        "--zerograd-guard", "--zerograd-guard-report=guard.json", "-p", "no:randomly"
+        "--zerograd-guard",
+        "test_training.py",
+        "--zerograd-guard-report=guard.json",
+        "-p",
+        "no:randomly",
     )
     result.assert_outcomes(passed=3, failed=3)
     output = result.stdout.str()
@@ -101,7 +106,7 @@ def test_flag_fails_violations_and_writes_report(project):
     assert "parameters (4): 0.weight, 0.bias, 1.weight, 1.bias" in output
     assert "opt.step()" in output and "model(x).sum().backward()" in output
     assert "fix: clear once per step" in output
-    assert "rules/ZG101/" in output
+    assert "rules/zg101/" in output
     assert "exception swallowed" in output
     assert "ZG103" in output and "contract: accumulate(2)" in output
     result.stdout.fnmatch_lines(
@@ -129,6 +134,62 @@ def test_flag_off_costs_nothing_but_markers_and_fixture_still_guard(project):
     assert "FAILED test_training.py::test_contract" in result.stdout.str()
     assert "zerograd-guard:" not in result.stdout.str()
     assert (project.path / "torch_at_collection.txt").read_text() == "False"
+
+
+def test_warn_mode_before_a_path(project):
+    result = project.runpytest_subprocess("--zerograd-guard=warn", "test_training.py")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["zerograd-guard: 5 tests guarded, *, 6 violations*"])
+
+
+@pytest.mark.parametrize(
+    ("args", "addopts", "expected_mode", "expected_paths"),
+    [
+        (["--zerograd-guard", "sub"], None, "error", ["sub"]),
+        (["--zerograd-guard=warn", "sub"], None, "warn", ["sub"]),
+        (["sub", "--zerograd-guard"], None, "error", ["sub"]),
+        (["sub", "--zerograd-guard", "warn"], None, "warn", ["sub"]),
+        (["--zerograd-guard", "off", "sub"], None, "off", ["sub"]),
+        (["--zerograd-guard", "off_dir"], None, "error", ["off_dir"]),
+        (["sub"], "env:--zerograd-guard", "error", ["sub"]),
+        (["sub"], "ini:--zerograd-guard", "error", ["sub"]),
+        (["sub"], "ini:--zerograd-guard=warn", "warn", ["sub"]),
+    ],
+)
+def test_flag_never_swallows_a_path(
+    pytester, monkeypatch, args, addopts, expected_mode, expected_paths
+):
+    from zerograd_guard.pytest_plugin import _SESSION_KEY
+
+    monkeypatch.delenv("ZEROGRAD_GUARD", raising=False)
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    pytester.mkdir("sub")
+    pytester.mkdir("off_dir")
+    if addopts is not None:
+        where, words = addopts.split(":", 1)
+        if where == "env":
+            monkeypatch.setenv("PYTEST_ADDOPTS", words)
+        else:
+            pytester.makeini(f"[pytest]\naddopts = {words}\n")
+    config = pytester.parseconfigure(*args)
+    assert config.stash[_SESSION_KEY]["mode"] == expected_mode
+    assert config.args == expected_paths
+
+
+def test_mode_word_naming_an_existing_path_stays_a_path(pytester, monkeypatch):
+    from zerograd_guard.pytest_plugin import _SESSION_KEY
+
+    monkeypatch.delenv("ZEROGRAD_GUARD", raising=False)
+    pytester.mkdir("warn")
+    config = pytester.parseconfigure("--zerograd-guard", "warn")
+    assert config.stash[_SESSION_KEY]["mode"] == "error"
+    assert config.args == ["warn"]
+
+
+def test_unknown_mode_is_a_usage_error(pytester):
+    result = pytester.runpytest("--zerograd-guard=sometimes")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--zerograd-guard: ignored explicit argument 'sometimes'" in result.stderr.str()
 
 
 def test_env_var_warn_mode_under_xdist(project, monkeypatch):
@@ -186,7 +247,8 @@ def test_bad_marker_is_a_one_line_usage_error(pytester):
 
 def test_help_documents_options_ini_and_markers(pytester):
     help_text = pytester.runpytest("--help").stdout.str()
-    assert "--zerograd-guard=[{error,warn,off}]" in help_text
+    assert "--zerograd-guard " in help_text and "--zerograd-guard=warn only" in help_text
+    assert "--zerograd-guard=off," not in help_text  # the mode spellings stay out of the list
     assert "--zerograd-guard-report=PATH" in help_text
     assert "zerograd_guard (string):" in help_text
     markers = pytester.runpytest("--markers").stdout.str()

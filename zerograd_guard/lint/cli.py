@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zerograd_guard._version import __version__
+from zerograd_guard.lint.cache import DEFAULT_DIRNAME
 from zerograd_guard.lint.config import Config, ConfigError, ConfigResolver, load_config_file
 from zerograd_guard.lint.discovery import discover
 from zerograd_guard.lint.formats import FORMATS
@@ -207,8 +208,13 @@ def _colour() -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR")
 
 
-def _report(args: argparse.Namespace, results: list[FileResult], planner: _Planner) -> bool:
-    """Print findings in the chosen format; True when findings remain."""
+def _report(
+    args: argparse.Namespace, results: list[FileResult], planner: _Planner, missing: int
+) -> bool:
+    """Print findings in the chosen format; True when findings remain.
+
+    ``missing``: paths named on the command line that do not exist (not checked).
+    """
     from zerograd_guard.lint.formats import as_json, github, sarif, statistics, text
 
     items: list[Reported] = [item for result in results for item in result.reported]
@@ -223,21 +229,37 @@ def _report(args: argparse.Namespace, results: list[FileResult], planner: _Plann
             f"Would fix {fixable} {noun}.\n" if fixable else "No errors would be fixed.\n"
         )
         return any(result.diff for result in results)
+    names = {rule.code: rule.name for rule in rules}
     if args.format == "json":
-        out.write(as_json.render(items))
+        out.write(
+            statistics.render_json(items, names) if args.statistics else as_json.render(items)
+        )
     elif args.format == "sarif":
-        out.write(sarif.render(items, rules, errors, Path.cwd()))
+        out.write(sarif.render(items, rules, errors, sarif.source_root(Path.cwd())))
     elif args.format == "github":
         out.write(github.render(items, {rule.code: rule.level for rule in rules}))
     else:
         if args.statistics:
-            out.write(statistics.render(items, {rule.code: rule.name for rule in rules}))
+            out.write(statistics.render(items, names))
         else:
             out.write(text.render(items, _colour()))
         fixed = sum(result.fixes_applied for result in results)
         fixable = 0 if args.fix else sum(1 for i in items if i.fix is not None and i.fix.safe)
-        out.write(text.summary(len(items), fixed, fixable))
+        out.write(text.summary(len(items), fixed, fixable, len(errors) + missing))
     return bool(items)
+
+
+def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:
+    """``.zerograd_cache`` in the project root: the folder of the configuration that
+    governs the working directory, else the one that governs every given path, else
+    the working directory."""
+    governing = resolver.for_path(Path.cwd(), is_dir=True)
+    if governing.source is None:
+        configs = [resolver.for_path(Path(path)) for path in paths]
+        roots = {config.root for config in configs if config.source is not None}
+        if len(roots) == 1 and all(config.source is not None for config in configs):
+            return roots.pop() / DEFAULT_DIRNAME
+    return governing.root / DEFAULT_DIRNAME
 
 
 def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
@@ -250,19 +272,17 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         return _explain(args.explain, rules)
     for option in ("select", "extend_select", "ignore"):
         expand(getattr(args, option) or (), sorted(rules), f"--{option.replace('_', '-')}")
+    if args.statistics and args.format not in ("text", "json"):
+        raise UsageError(f"error: --statistics works with --format text or json, not {args.format}")
     fixed_config = load_config_file(Path(args.config)) if args.config else None
     resolver = ConfigResolver(fixed=fixed_config)
+    paths = args.paths or ["."]
     cache_dir: Path | None = None
     if not args.no_cache:
-        cache_dir = (
-            Path(args.cache_dir)
-            if args.cache_dir
-            else (resolver.for_path(Path.cwd()).root / ".zerograd_cache")
-        )
+        cache_dir = Path(args.cache_dir) if args.cache_dir else _cache_dir(resolver, paths)
     run = RunSettings(
         fix=args.fix, diff=args.diff, unsafe_fixes=args.unsafe_fixes, cache_dir=cache_dir
     )
-    paths = args.paths or ["."]
     found = discover(paths, resolver, args.force_exclude)
     planner = _Planner(args, rules, contributions, run)
     tasks = [planner.task(path, resolver.for_path(path, is_dir=False)) for path in found.files]
@@ -274,7 +294,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     for result in results:
         if result.error:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
-    has_findings = _report(args, results, planner)
+    has_findings = _report(args, results, planner, len(found.missing))
     if found.missing or any(result.error for result in results):
         return EXIT_ERROR
     if has_findings and not args.exit_zero:

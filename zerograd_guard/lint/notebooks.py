@@ -6,7 +6,9 @@ so the program parses: line magics (``%``), shell escapes (``!``), help
 (``?``, ``obj?``), ``x = !cmd`` and ``x = %magic`` become ``pass`` at the same
 indentation; a cell magic (``%%bash`` ...) masks its whole cell, except the
 magics whose body is Python (``%%time`` ...), which mask only their first line.
-Masking keeps one joined line per cell line, so positions map back exactly.
+Masking keeps one joined line per cell line, so positions map back exactly:
+finding positions, fix edits, and the ``line N`` references inside messages
+(rewritten to ``cell C, line L``).
 """
 
 from __future__ import annotations
@@ -22,7 +24,9 @@ from zerograd_guard.lint.findings import Edit
 
 PYTHON_BODY_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 _ASSIGNED_MAGIC = re.compile(r"^\s*[A-Za-z_][\w.,\s]*=\s*[%!]")
-_NOTEBOOK_INDENT = re.compile(r"^\{\s*?\n([ \t]+)\"")
+_NOTEBOOK_INDENT = re.compile(r"^\{\s*?\r?\n([ \t]+)\"")
+# How the rules cite another line of the analysed program ("the step at line 10").
+_LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
 
 
 class NotebookError(Exception):
@@ -47,7 +51,7 @@ class Notebook:
     source: str  # the joined, masked program handed to the analyzer
     lines: list[JoinedLine]
     cell_texts: dict[int, str]
-    layout: tuple[int | None, bool, bool]  # (indent, ensure_ascii, trailing newline)
+    layout: tuple[int | None, bool, bool, str]  # (indent, ensure_ascii, trailing nl, newline)
 
     def position(self, line: int, column: int) -> tuple[int, int, int]:
         """Joined (line, column) -> (1-based cell, line in cell, column)."""
@@ -55,6 +59,39 @@ class Notebook:
             return (1, line, column)
         entry = self.lines[min(max(line, 1), len(self.lines)) - 1]
         return (entry.cell + 1, entry.cell_line, column)
+
+    def cite_lines(self, message: str) -> str:
+        """``message`` with each ``line N`` of the joined program as ``cell C, line L``.
+
+        Code quoted in backticks is left alone: only the rules' own words cite lines.
+        """
+
+        def cell_line(match: re.Match[str]) -> str:
+            number = int(match.group(1))
+            if not 1 <= number <= len(self.lines):
+                return match.group(0)
+            entry = self.lines[number - 1]
+            return f"cell {entry.cell + 1}, line {entry.cell_line}"
+
+        parts = message.split("`")
+        for index in range(0, len(parts), 2):
+            parts[index] = _LINE_REFERENCE.sub(cell_line, parts[index])
+        return "`".join(parts)
+
+    def edit_in_cell(self, edit: Edit) -> tuple[int, int, int, int, int, str] | None:
+        """Where ``edit`` lands in its cell, exactly as ``edited`` applies it.
+
+        ``(1-based cell, line, column, end line, end column, content)`` in the cell's
+        own text; None when the edit touches masked IPython syntax or spans two cells.
+        """
+        located = self._cell_range(edit)
+        if located is None:
+            return None
+        cell, start, end, content = located
+        text = self.cell_texts[cell]
+        line, column = _line_column(text, start)
+        end_line, end_column = _line_column(text, end)
+        return cell + 1, line, column, end_line, end_column, content
 
     def edited(self, edits: Sequence[Edit]) -> str | None:
         """The notebook JSON with ``edits`` (joined-source offsets) applied in its cells.
@@ -77,9 +114,12 @@ class Notebook:
             data["cells"][cell]["source"] = (
                 text.splitlines(keepends=True) if isinstance(source, list) else text
             )
-        indent, ensure_ascii, trailing_newline = self.layout
+        indent, ensure_ascii, trailing_newline, newline = self.layout
         rendered = json.dumps(data, indent=indent, ensure_ascii=ensure_ascii)
-        return rendered + "\n" if trailing_newline else rendered
+        if trailing_newline:
+            rendered += "\n"
+        # json.dumps escapes newlines inside strings: every raw "\n" is layout.
+        return rendered.replace("\n", newline) if newline != "\n" else rendered
 
     def _locate(self, offset: int, insertion: bool) -> tuple[int, int]:
         starts = [entry.joined_start for entry in self.lines]
@@ -130,10 +170,22 @@ def _mask_line(line: str) -> str | None:
     return None
 
 
-def _layout(raw: str) -> tuple[int | None, bool, bool]:
+def _line_column(text: str, offset: int) -> tuple[int, int]:
+    """1-based (line, column) of ``offset`` in ``text``, lines split as the cell's are."""
+    line, start = 1, 0
+    for piece in text.splitlines(keepends=True):
+        if start + len(piece) > offset or len(piece.splitlines()[0]) == len(piece):
+            break  # offset on this line, or this last line has no line break
+        line, start = line + 1, start + len(piece)
+    return line, offset - start + 1
+
+
+def _layout(raw: str) -> tuple[int | None, bool, bool, str]:
     match = _NOTEBOOK_INDENT.match(raw)
     indent = len(match.group(1)) if match else None
-    return indent, raw.isascii(), raw.endswith("\n")
+    first_break = raw.find("\n")
+    newline = "\r\n" if first_break > 0 and raw[first_break - 1] == "\r" else "\n"
+    return indent, raw.isascii(), raw.endswith("\n"), newline
 
 
 def read_notebook(raw: str) -> Notebook:

@@ -9,6 +9,7 @@ in the task, so ``-j N`` gives exactly the results of ``-j 1``.
 from __future__ import annotations
 
 import difflib
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -16,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from zerograd_guard.lint.cache import ResultCache, cache_key
-from zerograd_guard.lint.findings import Finding, Fix
+from zerograd_guard.lint.findings import Edit, Finding, Fix
 from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, with_newline
 from zerograd_guard.lint.noqa import file_opted_out, filter_suppressed
 from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
@@ -67,11 +68,14 @@ class FileTask:
 
 @dataclass(frozen=True)
 class LocatedEdit:
+    """A fix edit in the user's coordinates (for notebooks: in the cell's own text)."""
+
     line: int
     column: int
     end_line: int
     end_column: int
     content: str
+    cell: int | None = None
 
 
 @dataclass(frozen=True)
@@ -213,17 +217,33 @@ def _count(findings: list[Finding], code: str) -> int:
     return sum(1 for finding in findings if finding.code == code)
 
 
+# A source line as Python reads it: ended by "\r\n", "\r" or "\n" (not by the other
+# characters str.splitlines breaks on), or the unterminated last line.
+_SOURCE_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
 def unified_diff(before: str, after: str, display: str) -> str:
-    """A ``diff -u`` style patch, marking a last line without a newline as patch does."""
+    """A ``diff -u`` style patch, marking a last line without a newline as patch does.
+
+    Lines keep their own ending (``\r\n``, ``\r`` or ``\n``); a line ended by a
+    lone ``\r`` (classic Mac) also gets a ``\n``, so the patch shows one line per
+    line instead of lines printed over each other.
+    """
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
+        _SOURCE_LINE.findall(before),
+        _SOURCE_LINE.findall(after),
         fromfile=display,
         tofile=display,
     )
-    return "".join(
-        line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines
-    )
+    return "".join(_terminated(line) for line in lines)
+
+
+def _terminated(line: str) -> str:
+    if line.endswith("\n"):
+        return line
+    if line.endswith("\r"):
+        return line + "\n"
+    return line + "\n\\ No newline at end of file\n"
 
 
 def _line_starts(text: str) -> list[int]:
@@ -247,14 +267,18 @@ def _locate(program: _Program, finding: Finding, display: str, starts: list[int]
             return None, line, column
         return program.notebook.position(line, column)
 
-    edits: tuple[LocatedEdit, ...] = ()
-    if finding.fix is not None:
-        located = []
-        for edit in finding.fix.edits:
-            _, line, column = position(edit.start)
-            _, end_line, end_column = position(edit.end)
-            located.append(LocatedEdit(line, column, end_line, end_column, edit.content))
-        edits = tuple(located)
+    def located(edit: Edit) -> LocatedEdit:
+        if program.notebook is not None:
+            in_cell = program.notebook.edit_in_cell(edit)
+            if in_cell is not None:
+                cell, line, column, end_line, end_column, content = in_cell
+                return LocatedEdit(line, column, end_line, end_column, content, cell)
+        cell, line, column = position(edit.start)
+        _, end_line, end_column = position(edit.end)
+        return LocatedEdit(line, column, end_line, end_column, edit.content, cell)
+
+    edits = tuple(map(located, finding.fix.edits)) if finding.fix is not None else ()
+    message = finding.message
     cell, line, column = None, finding.line, finding.column
     end_line, end_column = finding.end_line, finding.end_column
     if program.notebook is not None:
@@ -264,10 +288,11 @@ def _locate(program: _Program, finding: Finding, display: str, starts: list[int]
         )
         if end_cell != cell:
             end_line, end_column = line, column
+        message = program.notebook.cite_lines(message)
     return Reported(
         path=display,
         code=finding.code,
-        message=finding.message,
+        message=message,
         line=line,
         column=column,
         end_line=end_line,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Rule pages are generated lowercase (docs/_hooks/rule_pages.py), as the linter links them.
 DOCS_URL = "https://zerograd-guard.readthedocs.io/en/latest/rules/{code}/"
 LIMITATIONS_URL = "https://zerograd-guard.readthedocs.io/en/latest/runtime/#limitations"
 
@@ -19,7 +20,7 @@ class RuleText:
     @property
     def docs(self) -> str:
         if self.code.startswith("ZG"):
-            return DOCS_URL.format(code=self.code)
+            return DOCS_URL.format(code=self.code.lower())
         return LIMITATIONS_URL
 
 

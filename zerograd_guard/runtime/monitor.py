@@ -3,8 +3,8 @@
 Hooks installed (all removed when the last session exits):
 
 * global optimizer step pre/post hooks — judge at the step, record the boundary after;
-* per parameter, lazily for parameters of optimizers seen (at their first
-  ``zero_grad`` or ``step``): ``register_hook`` (before accumulation) and
+* per parameter, lazily for parameters of optimizers seen (built under the guard, or
+  at their first ``zero_grad`` or ``step``): ``register_hook`` (before accumulation) and
   ``register_post_accumulate_grad_hook`` (after);
 * the wrappers in ``patches``.
 
@@ -258,6 +258,25 @@ class Monitor:
         self.last_clear = capture_site(3)
         for _, state in self._entries(optimizer):
             state.api_clear()
+
+    def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None:
+        """A param group was added (in the optimizer's constructor, usually) under the guard.
+
+        Its parameters not yet watched get their state and hooks now, before any backward
+        pass; those without a gradient start from a provisional boundary so the first
+        step is judged. A parameter with a gradient already (from before the optimizer)
+        stays unknown until a real step: that gradient may legitimately be stepped.
+        """
+        if not self._sessions:
+            return
+        states = self._states
+        for param in optimizer.param_groups[-1]["params"]:
+            state = states.get(id(param))
+            if state is not None and state.param() is param:
+                continue
+            state = self._new_state(param)
+            if param.grad is None:
+                state.seen_without_gradient()
 
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard

@@ -55,6 +55,7 @@ class ParamState:
         "param",
         "pending",
         "pending_flag",
+        "provisional",
         "stepped",
         "touched",
         "window_site",
@@ -67,6 +68,7 @@ class ParamState:
         self.boundary_grad: weakref.ref[torch.Tensor] | None = None
         self.boundary_version = -1
         self.touched = False
+        self.provisional = False
         self.reset_window()
 
     def reset_window(self) -> None:
@@ -95,7 +97,19 @@ class ParamState:
                 self.boundary_grad = weakref.ref(grad)
             self.boundary_version = grad_version(grad)
         self.stepped = True
+        self.provisional = False
         self.reset_window()
+
+    def seen_without_gradient(self) -> None:
+        """Its optimizer was built under the guard while ``.grad`` was ``None``.
+
+        Nothing can be stale before the first step, so that step is judged like any
+        later one, from a *provisional* boundary: backward passes land on ``CLEAN``
+        and a clear that discards them all is seen (ZG102). The heuristics that need a
+        real previous step (unobserved optimizer, discarded-window warning) skip it.
+        """
+        self.stepped = True
+        self.provisional = True
 
     def api_clear(self) -> None:
         """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends."""

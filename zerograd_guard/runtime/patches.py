@@ -1,9 +1,12 @@
-"""The three wrapped methods, and why each wrap is needed.
+"""The wrapped methods, and why each wrap is needed.
 
 * ``torch.optim.Optimizer.zero_grad`` and ``torch.nn.Module.zero_grad``: torch has no
   hook for a clear. ``zero_grad(set_to_none=False)`` bumps the gradient's version
   exactly like ``clip_grad_norm_`` or ``GradScaler.unscale_`` do, so after a backward
   pass only the call itself tells a clear from a legitimate in-place edit.
+* ``torch.optim.Optimizer.add_param_group`` (called by every optimizer's constructor):
+  parameters of an optimizer built under the guard are watched from before their
+  first backward pass, so its first step is judged too.
 * ``GradScaler.step``: on inf/NaN it skips ``optimizer.step()`` and no step hook fires;
   the skipped step is still a step boundary (else the next clear looks like it discards
   gradients).
@@ -34,6 +37,8 @@ class Observer(Protocol):
 
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None: ...
 
+    def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None: ...
+
     def module_cleared(self, module: torch.nn.Module) -> None: ...
 
     def step_count(self, optimizer: torch.optim.Optimizer) -> int: ...
@@ -51,6 +56,7 @@ class Patches:
     def install(self) -> None:
         observer = self._observer
         self._wrap(torch.optim.Optimizer, "zero_grad", _after(observer.optimizer_cleared))
+        self._wrap(torch.optim.Optimizer, "add_param_group", _after(observer.optimizer_grouped))
         self._wrap(torch.nn.Module, "zero_grad", _after(observer.module_cleared))
         for scaler_class in _scaler_classes():
             self._wrap(scaler_class, "step", _scaler_step(observer))

@@ -80,11 +80,13 @@ def judge_step(entries: list[Entry], context: StepContext) -> Judgement:
         elif grad is not None and state.stepped and not state.cleared:
             if state.untouched_since_step(grad):
                 stale.append((param, state))
-            else:
+            elif not state.provisional:
                 changed = True
         if state.discarded:
             discarded_passes = max(discarded_passes, state.discarded)
-            discarded_clean = discarded_clean or state.discarded_clean > 0
+            discarded_clean = discarded_clean or (
+                state.discarded_clean > 0 and not state.provisional
+            )
         state.judged = True
 
     judgement = Judgement(backward_passes=backward_passes)

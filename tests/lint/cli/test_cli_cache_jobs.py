@@ -109,3 +109,23 @@ def test_concurrent_runs_share_a_cache_safely(tmp_path):
     assert not list((tmp_path / "shared").rglob("*.tmp"))
     rerun = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert rerun.stdout == outputs[0]
+
+
+def test_cache_lives_in_the_linted_project_root(tmp_path, lint, monkeypatch):
+    write(tmp_path, "proj/pyproject.toml", "[tool.zerograd-guard]\n")
+    write(tmp_path, "proj/pkg/bad.py", BUGGY)
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    assert lint("../proj").code == 1
+    assert len(_entries(tmp_path / "proj" / ".zerograd_cache")) == 1
+    assert not (tmp_path / "elsewhere" / ".zerograd_cache").exists()
+
+
+def test_cache_falls_back_to_the_working_directory(tmp_path, lint, monkeypatch):
+    write(tmp_path, "a/pyproject.toml", "[tool.zerograd-guard]\n")
+    write(tmp_path, "a/bad.py", BUGGY)
+    write(tmp_path, "b/bad.py", BUGGY)
+    assert lint("a", "b").code == 1
+    # Two projects (one of them without configuration): the shared working directory.
+    assert _entries(tmp_path / ".zerograd_cache")
+    assert not (tmp_path / "a" / ".zerograd_cache").exists()

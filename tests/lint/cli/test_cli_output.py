@@ -89,6 +89,24 @@ def test_statistics_counts_per_code(tmp_path, lint):
     assert "a.py" not in result.out
 
 
+def test_statistics_as_json(tmp_path, lint):
+    write(tmp_path, "a.py", BUGGY)
+    write(tmp_path, "b.py", BUGGY)
+    result = lint("--statistics", "--format", "json", ".")
+    assert result.code == 1
+    assert json.loads(result.out) == [
+        {"code": "ZG101", "name": "gradients-not-cleared", "count": 2, "fixable": True}
+    ]
+
+
+def test_statistics_with_sarif_or_github_is_a_usage_error(tmp_path, lint):
+    write(tmp_path, "a.py", BUGGY)
+    for output in ("sarif", "github"):
+        result = lint("--statistics", "--format", output, ".")
+        assert (result.code, result.out) == (2, "")
+        assert result.err == f"error: --statistics works with --format text or json, not {output}\n"
+
+
 def test_no_colour_when_not_a_tty_or_no_color(tmp_path, lint, monkeypatch):
     write(tmp_path, "bad.py", BUGGY)
     assert "\x1b[" not in lint("bad.py").out

@@ -74,3 +74,27 @@ def test_schema_rejects_a_broken_log():
         assert "'name' is a required property" in error.message
     else:  # pragma: no cover - the schema must catch a driver without a name
         raise AssertionError("the vendored schema accepted an invalid log")
+
+
+def test_uris_are_relative_to_the_repository_root(tmp_path, lint, monkeypatch):
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, "services/train/pyproject.toml", "[tool.zerograd-lint]\n")
+    write(tmp_path, "services/train/src/bad.py", BUGGY)
+    monkeypatch.chdir(tmp_path / "services" / "train")
+    log = json.loads(lint("--format", "sarif", "src").out)
+    _validate(log)
+    [run] = log["runs"]
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"] == tmp_path.as_uri() + "/"
+    [finding] = run["results"]
+    location = finding["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "services/train/src/bad.py", "uriBaseId": "%SRCROOT%"}
+
+
+def test_without_git_the_project_root_is_the_base(tmp_path, lint, monkeypatch):
+    write(tmp_path, "proj/pyproject.toml", "[tool.zerograd-lint]\n")
+    write(tmp_path, "proj/pkg/bad.py", BUGGY)
+    monkeypatch.chdir(tmp_path / "proj" / "pkg")
+    log = json.loads(lint("--format", "sarif", "bad.py").out)
+    [finding] = log["runs"][0]["results"]
+    location = finding["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert location == {"uri": "pkg/bad.py", "uriBaseId": "%SRCROOT%"}

@@ -68,6 +68,16 @@ OPTIMIZER_CLASSES = frozenset(
 OPTIMIZER_FACTORY = re.compile(r"(?:^|_)(?:optim|optimizer|optimiser)s?(?:_|$)|Optimizer$", re.I)
 SCHEDULER_FACTORY = re.compile(r"sched|LR$|lr_|warmup|Scheduler", re.I)
 CLEARISH_CALL = re.compile(r"zero_grad|clear_grad|reset_grad|zero_grads|clear_grads", re.I)
+CONFIGURED_STEP = "<configured-step>"
+"""``callee_name`` of a STEP event of an ``extend-step-calls`` name: it steps the optimizer
+it is handed, or, when none resolves, an unknown one (see ``flow.engine``)."""
+GRAD_WRITE = "<writes-grads>"
+"""``callee_name`` of a HAVOC event for an unknown call that may write gradients."""
+GRAD_WRITING_CALL = re.compile(r"grad|backward", re.I)
+NOT_GRAD_WRITING_CALLS = frozenset(
+    {"grad", "no_grad", "enable_grad", "set_grad_enabled", "requires_grad_", "inference_mode"}
+)
+GRAD_HOLDER_NAME = re.compile(r"grad|param", re.I)
 ACCUMULATION_NAME = re.compile(
     r"accum|sync|update|should_step|do_step|is_last|last_micro|micro|boundary", re.I
 )
@@ -187,6 +197,19 @@ def _has_modulo(node: cst.CSTNode) -> bool:
     return False
 
 
+def _is_divisor_minus_one(node: cst.BaseExpression, divisor: str) -> bool:
+    """``k - 1`` for the divisor ``k`` (or ``3`` for the divisor ``4``)."""
+    if isinstance(node, cst.Integer):
+        return divisor.isdigit() and int(node.value, 0) == int(divisor) - 1
+    return (
+        isinstance(node, cst.BinaryOperation)
+        and isinstance(node.operator, cst.Subtract)
+        and key_of(node.left) == divisor
+        and isinstance(node.right, cst.Integer)
+        and node.right.value == "1"
+    )
+
+
 def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | None:
     """``(i+1) % k == 0`` -> (("end", i, k), False); ``i % k != 0`` -> (("start", i, k), True);
     a bare ``(i + 1) % k`` is true when the window does not end."""
@@ -197,12 +220,14 @@ def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | Non
     if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
     target = test.comparisons[0]
-    if not _is_zero(target.comparator):
-        return None
     mod = _modulo(test.left)
     if mod is None:
         return None
     counter, divisor, plus_one = mod
+    if not plus_one and _is_divisor_minus_one(target.comparator, divisor):
+        plus_one = True  # ``i % k == k - 1`` is ``(i + 1) % k == 0``
+    elif not _is_zero(target.comparator):
+        return None
     if isinstance(target.operator, (cst.Equal, cst.Is)):
         negated = False
     elif isinstance(target.operator, (cst.NotEqual, cst.IsNot)):
@@ -210,3 +235,17 @@ def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | Non
     else:
         return None
     return (("end" if plus_one else "start", counter, divisor), negated)
+
+
+def may_write_grads(call: cst.Call, name: str) -> bool:
+    """An unknown call that may write ``.grad`` (PCGrad's ``pc_backward(losses)``, MGDA's
+    ``set_grads(model, grads)``): named after gradients, or handed gradients/parameters."""
+    if name in NOT_GRAD_WRITING_CALLS:
+        return False
+    if GRAD_WRITING_CALL.search(name):
+        return True
+    return any(
+        GRAD_HOLDER_NAME.search(last_segment(key))
+        for arg in call.args
+        for key in names_in(arg.value)
+    )

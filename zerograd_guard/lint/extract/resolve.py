@@ -15,6 +15,8 @@ import libcst as cst
 
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
+    CONFIGURED_STEP,
+    GRAD_WRITE,
     LEAVES,
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_CLASSES,
@@ -25,6 +27,7 @@ from zerograd_guard.lint.extract.names import (
     callee_name,
     key_of,
     looks_like_optimizer,
+    may_write_grads,
     subnodes,
 )
 from zerograd_guard.lint.model.events import (
@@ -363,6 +366,15 @@ class Resolver:
 
     def resolve_event(self, event: Event, function: FunctionModel) -> list[Event]:
         kind = event.kind
+        if kind == EventKind.STEP and event.callee_name == CONFIGURED_STEP:
+            target = next(
+                (o for key in event.args if (o := self._optimizer(key, function)) is not None),
+                None,
+            )
+            event.optimizers = (ALL,) if target is None else (target,)
+            if target is not None:
+                event.callee_name = None
+            return [event]
         if kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
             for key in event.optimizers:
                 if key.endswith(".grad"):  # a manually updated tensor is its own module
@@ -458,7 +470,17 @@ class Resolver:
             return []
         handed = [k for k in (*event.args, *(v for _, v in event.kwargs)) if k is not None]
         optimizers = tuple(o for k in handed if (o := self._optimizer(k, function)) is not None)
-        return [self._as(event, EventKind.HAVOC, optimizers)] if optimizers else []
+        if optimizers:
+            return [self._as(event, EventKind.HAVOC, optimizers)]
+        receiver = self.holds(event.receiver, function) if event.receiver else None
+        if isinstance(event.node, cst.Call) and (
+            may_write_grads(event.node, name)
+            or (receiver is not None and receiver.kind == OPTIMIZER)
+        ):
+            havoc = self._as(event, EventKind.HAVOC, ())
+            havoc.callee_name = GRAD_WRITE  # fresh gradients may come from it
+            return [havoc]
+        return []
 
     @staticmethod
     def _as(event: Event, kind: EventKind, optimizers: tuple[str, ...]) -> Event:

@@ -15,6 +15,8 @@ import libcst as cst
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
+    CONFIGURED_STEP,
+    GRAD_WRITING_CALL,
     LEAVES,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
@@ -526,8 +528,15 @@ class _Walker:
                 closure = positional[0]
         receiver_key = key_of(receiver) if receiver is not None else None
         if name in options.extra_step_calls:
+            # which optimizer it steps is decided on resolution (see ``CONFIGURED_STEP``)
+            handed = (*positional, *(value for _, value in kwargs), receiver_key)
             out.append(
-                self.event(EventKind.STEP, node, optimizers=(receiver_key or name,), engine=False)
+                self.event(
+                    EventKind.STEP,
+                    node,
+                    args=tuple(key for key in handed if key is not None),
+                    callee_name=CONFIGURED_STEP,
+                )
             )
             return
         if receiver is None:
@@ -551,6 +560,8 @@ class _Walker:
             or receiver_key in ("self", "cls")
             or name in self.method_names
             or CLEARISH_CALL.search(name) is not None
+            or GRAD_WRITING_CALL.search(name) is not None
+            or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
         )
         if interesting:

@@ -7,11 +7,16 @@ offsets into the analysed source.
 
 from __future__ import annotations
 
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.findings import Edit, Fix
-from zerograd_guard.lint.model.analysed import AnalyzedModule
-from zerograd_guard.lint.model.events import Event
+
+if TYPE_CHECKING:
+    # Type-only: a warm cached run never parses, so it must not pay for importing libcst.
+    import libcst as cst
+
+    from zerograd_guard.lint.model.analysed import AnalyzedModule
+    from zerograd_guard.lint.model.events import Event
 
 
 def _newline(statement: cst.SimpleStatementLine, module: cst.Module) -> str:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_WRITE
+from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
 from zerograd_guard.lint.flow.state import (
     CLEARED,
     UNKNOWN,
@@ -116,13 +118,15 @@ class FlowEngine:
         self.model = model
         self.observations = Observations()
         self.stack: list[FunctionModel] = []
-        self._has_step: dict[int, bool] = {}
+        self._contains: dict[tuple[int, EventKind], bool] = {}
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._keys: dict[int, set[str]] = {}
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
         self._calls: dict[tuple[object, State], set[State]] = {}
         self.work = 0
-        self.loops: list[tuple[Loop, _Frame]] = []  # the loops being iterated, innermost last
+        # the loops being iterated, innermost last, with the depth of ``guards`` at entry
+        self.loops: list[tuple[Loop, _Frame, int]] = []
+        self.guards: list[Atom | None] = []  # conditions of the branches being analysed
 
     # -- entry points -------------------------------------------------------------------
 
@@ -227,8 +231,19 @@ class FlowEngine:
             else:
                 body_in.add(state)
                 else_in.add(state)
-        body = self.block(statement.body, body_in, frame)
-        orelse = self.block(statement.orelse, else_in, frame)
+        clears_body = self.contains(statement.body, EventKind.CLEAR)
+        if clears_body != self.contains(statement.orelse, EventKind.CLEAR):
+            skipped = atom
+            if clears_body:
+                else_in = {skip_clear(state, skipped) for state in else_in}
+            else:
+                body_in = {skip_clear(state, skipped) for state in body_in}
+        self.guards.append(atom)
+        try:
+            body = self.block(statement.body, body_in, frame)
+            orelse = self.block(statement.orelse, else_in, frame)
+        finally:
+            self.guards.pop()
         outcome.absorb_jumps(body)
         outcome.absorb_jumps(orelse)
         return body.normal | orelse.normal
@@ -247,7 +262,7 @@ class FlowEngine:
         exits: set[State] = set()
         breaks: set[State] = set()
         work = set(states)
-        self.loops.append((loop, frame))
+        self.loops.append((loop, frame, len(self.guards)))
         try:
             while work:
                 seen |= work
@@ -334,12 +349,16 @@ class FlowEngine:
             if event.engine:
                 return {self._clear(state, event, (ALL,), (), frame) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
+            if event.callee_name == CONFIGURED_STEP:
+                return {self._unknown_step(state, event) for state in states}
             return {self._step(state, event, keys) for state in states}
         if kind == EventKind.CLEAR:
             keys = tuple(frame.map(key) for key in event.optimizers)
             modules = tuple(frame.map(module) for module in event.modules)
             return {self._clear(state, event, keys, modules, frame) for state in states}
         if kind == EventKind.HAVOC:
+            if event.callee_name == GRAD_WRITE:
+                return {_maybe_fresh(state) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
@@ -371,9 +390,9 @@ class FlowEngine:
         def add(value: Status) -> Status:
             kind = value[0]
             if kind == "S":
-                return ("SF", event, value[1], False)
+                return ("SF", event, value[1], False, value[2], value[3])
             if kind == "SF":  # keep the first backward since the last step of any optimizer
-                return ("SF", event if value[3] else value[1], value[2], False)
+                return ("SF", event if value[3] else value[1], value[2], False, *value[4:])
             if kind == "FC":
                 return value if event in value[2] else ("FC", value[1], value[2] | {event})
             if kind == "D" and value[2] is not None:
@@ -393,12 +412,13 @@ class FlowEngine:
         targets = [*list(entries), ALL] if ALL in keys else list(keys)
         for key, value in entries.items():
             if value[0] == "SF" and key not in targets:
-                entries[key] = (*value[:3], True)
+                entries[key] = (*value[:3], True, *value[4:])
         if default[0] == "SF" and ALL not in targets:
-            default = (*default[:3], True)
+            default = (*default[:3], True, *default[4:])
+        guards = self.step_guards()
         for key in targets:
             value = default if key == ALL else entries.get(key, default)
-            self._observe_step(event, key, value)
+            self._observe_step(event, key, value, guards)
             # a step on cleared gradients applies nothing: they stay cleared, not stale; one
             # on unknown gradients (the caller's, an unknown call's) proves nothing stale
             if value[0] in ("C", "D"):
@@ -406,18 +426,31 @@ class FlowEngine:
             elif value[0] in ("E", "U"):
                 after = value
             else:
-                after = ("S", event)
+                after = stale(event, guards)
             if key == ALL:
                 default = after
             else:
                 entries[key] = after
         return with_entries(state, entries, default)
 
-    def _observe_step(self, event: Event, key: str, value: Status) -> None:
+    def _unknown_step(self, state: State, event: Event) -> State:
+        """A configured step call handed no optimizer the check knows: it steps the
+        optimizers nothing in this code names, when no optimizer is named at all; else
+        which of them it steps is unknown."""
+        if state[1]:
+            return self._havoc(state, (ALL,))
+        return self._step(state, event, (ALL,))
+
+    def step_guards(self) -> Guards:
+        """The conditions a step runs under within the iteration of its innermost loop."""
+        base = self.loops[-1][2] if self.loops else 0
+        return frozenset(self.guards[base:]) if len(self.guards) > base else NO_GUARDS
+
+    def _observe_step(self, event: Event, key: str, value: Status, guards: Guards) -> None:
         observations = self.observations
         observations.step_statuses.setdefault((event, key), set()).add(value[0])
         kind = value[0]
-        if kind == "SF":
+        if kind == "SF" and proven(value, guards, tuple(loop for loop, _, _ in self.loops)):
             observations.leaks.setdefault((value[1], key), set()).add(value[2])
         elif kind == "D":
             observations.discards.setdefault((event, key), set()).update(value[4])
@@ -470,7 +503,7 @@ class FlowEngine:
         conditions (``if torch.isfinite(loss):``) may be discarded on purpose."""
         if not self.loops or clear.managed:
             return
-        loop, frame = self.loops[-1]
+        loop, frame, _ = self.loops[-1]
         if not self.runs_every_iteration(loop.body, clear):
             return
         for statement in loop.body:
@@ -542,6 +575,7 @@ class FlowEngine:
             inner.self_class,
             inner.tag,
             len(self.stack),
+            self.step_guards(),
         )
         result: set[State] = set()
         pending: set[State] = set()
@@ -665,21 +699,25 @@ class FlowEngine:
         self._reaches[key] = found
         return found
 
-    def has_step(self, statements: list[Statement], depth: int = 0) -> bool:
-        key = id(statements)
-        cached = self._has_step.get(key)
+    def has_step(self, statements: list[Statement]) -> bool:
+        return self.contains(statements, EventKind.STEP)
+
+    def contains(self, statements: list[Statement], kind: EventKind, depth: int = 0) -> bool:
+        """Whether ``statements`` hold an event of ``kind`` (calls followed)."""
+        key = (id(statements), kind)
+        cached = self._contains.get(key)
         if cached is not None:
             return cached
-        self._has_step[key] = False
+        self._contains[key] = False
         found = False
         for event in events_of(statements):
-            if event.kind == EventKind.STEP:
+            if event.kind == kind:
                 found = True
             elif event.kind == EventKind.CALL and event.callee is not None and depth < 4:
-                found = self.has_step(event.callee.body, depth + 1)
+                found = self.contains(event.callee.body, kind, depth + 1)
             if found:
                 break
-        self._has_step[key] = found
+        self._contains[key] = found
         return found
 
 
@@ -710,6 +748,17 @@ def _encloses(outer: FunctionModel, inner: FunctionModel) -> bool:
             return True
         scope = scope.parent
     return False
+
+
+def _maybe_fresh(state: State) -> State:
+    """After an unknown call that may write gradients, discarded gradients may have been
+    replaced by fresh ones: whether the step sees fresh gradients is unknown."""
+
+    def refresh(value: Status) -> Status:
+        return UNKNOWN if value[0] == "D" else value
+
+    entries = {key: refresh(value) for key, value in state[1]}
+    return with_entries(state, entries, refresh(state[0]))
 
 
 def _carry(value: Status, loop: Loop) -> Status:

@@ -16,10 +16,11 @@ A status is a small tuple:
 * ``("FW", backward, clear, discarded, loop)`` fresh gradients after such a discard: when
   the latest ``backward`` is one of those ``discarded`` at the step, the clear broke the
   accumulation of that very backward;
-* ``("S", step)`` applied by ``step`` and not cleared since (stale);
-* ``("SF", backward, step, reset)`` stale gradients of ``step`` plus what ``backward``
-  added; ``backward`` is the first since the last step of any optimizer (``reset``: another
-  optimizer stepped since, so the next backward is the one that feeds this optimizer).
+* ``("S", step, skipped, guards)`` applied by ``step`` and not cleared since (stale);
+* ``("SF", backward, step, reset, skipped, guards)`` stale gradients of ``step`` plus what
+  ``backward`` added; ``backward`` is the first since the last step of any optimizer
+  (``reset``: another optimizer stepped since, so the next backward is the one that feeds
+  this optimizer); ``skipped`` / ``guards``: what proves a leak (see ``pairing``).
 
 A state is ``(default, entries, assumptions)``: ``entries`` is a sorted tuple of
 ``(optimizer key, status)``; ``default`` is the status of every optimizer not listed

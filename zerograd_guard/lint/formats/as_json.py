@@ -22,6 +22,7 @@ def finding_object(item: Reported) -> dict[str, Any]:
                     "end_line": edit.end_line,
                     "end_column": edit.end_column,
                     "content": edit.content,
+                    "cell": edit.cell,
                 }
                 for edit in item.fix_edits
             ],

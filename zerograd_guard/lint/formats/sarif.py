@@ -1,9 +1,12 @@
 """``--format sarif``: SARIF 2.1.0 as GitHub code scanning accepts it.
 
-Paths are relative to the working directory (``%SRCROOT%``), which is the
-repository root in CI. ``partialFingerprints`` hash the file, the code, the text
-of the reported line and its occurrence number, not the line number, so alerts
-survive edits above them.
+Paths are relative to ``%SRCROOT%``: the enclosing git work tree (GitHub code
+scanning resolves ``uri`` against the repository root, whatever the workflow's
+``working-directory``), else the nearest folder with a ``pyproject.toml``, else
+the working directory; files outside it get absolute ``file://`` URIs.
+``partialFingerprints`` hash the file's URI, the code, the text of the reported
+line and its occurrence number, not the line number, so alerts survive edits
+above them.
 """
 
 from __future__ import annotations
@@ -45,6 +48,16 @@ def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
     }
 
 
+def source_root(start: Path) -> Path:
+    """The folder ``%SRCROOT%`` stands for, looked for from ``start`` upwards."""
+    start = Path(os.path.abspath(start))
+    for marker in (".git", "pyproject.toml"):
+        for folder in (start, *start.parents):
+            if (folder / marker).exists():
+                return folder
+    return start
+
+
 def _artifact(path: str, root: Path) -> dict[str, Any]:
     absolute = Path(os.path.abspath(path))
     try:
@@ -54,8 +67,8 @@ def _artifact(path: str, root: Path) -> dict[str, Any]:
     return {"uri": quote(relative), "uriBaseId": "%SRCROOT%"}
 
 
-def _fingerprint(item: Reported, occurrence: int) -> str:
-    material = "\0".join([item.path, item.code, item.source_line, str(occurrence)])
+def _fingerprint(item: Reported, uri: str, occurrence: int) -> str:
+    material = "\0".join([uri, item.code, item.source_line, str(occurrence)])
     return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -79,6 +92,7 @@ def render(
             "endLine": item.end_line,
             "endColumn": item.end_column,
         }
+        artifact = _artifact(item.path, root)
         text = item.message if item.cell is None else f"cell {item.cell}: {item.message}"
         result: dict[str, Any] = {
             "ruleId": item.code,
@@ -87,12 +101,14 @@ def render(
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": _artifact(item.path, root),
+                        "artifactLocation": artifact,
                         "region": region,
                     }
                 }
             ],
-            "partialFingerprints": {FINGERPRINT_NAME: _fingerprint(item, seen[key])},
+            "partialFingerprints": {
+                FINGERPRINT_NAME: _fingerprint(item, artifact["uri"], seen[key])
+            },
         }
         if item.code in index:
             result["ruleIndex"] = index[item.code]

@@ -29,10 +29,17 @@ def render(items: Sequence[Reported], colour: bool) -> str:
     return "".join(line + "\n" for line in lines)
 
 
-def summary(remaining: int, fixed: int, fixable: int) -> str:
-    """The closing line: counts, fixed and fixable findings."""
+def summary(remaining: int, fixed: int, fixable: int, unchecked: int = 0) -> str:
+    """The closing line: counts, fixed and fixable findings, files that could not be checked.
+
+    "All checks passed!" only when every file was checked.
+    """
+    failed = ""
+    if unchecked:
+        files = "file" if unchecked == 1 else "files"
+        failed = f"{unchecked} {files} could not be checked.\n"
     if remaining == 0 and fixed == 0:
-        return "All checks passed!\n"
+        return f"No findings; {failed}" if failed else "All checks passed!\n"
     noun = "error" if remaining == 1 else "errors"
     if fixed:
         text = f"Found {remaining + fixed} {'error' if remaining + fixed == 1 else 'errors'}"
@@ -41,4 +48,4 @@ def summary(remaining: int, fixed: int, fixable: int) -> str:
         text = f"Found {remaining} {noun}.\n"
     if fixable:
         text += f"[*] {fixable} fixable with the `--fix` option.\n"
-    return text
+    return text + failed

@@ -68,6 +68,17 @@ for i, (x, y) in enumerate(loader):
         optimizer.step()
 """,
         """\
+step = 0
+for x, y in loader:
+    if step % accumulation_steps == 0:
+        optimizer.zero_grad()
+    loss = criterion(model(x), y)
+    loss.backward()
+    step += 1
+    if step % accumulation_steps == 0:
+        optimizer.step()
+""",
+        """\
 for x, y in loader:
     model.zero_grad()
     loss = criterion(model(x), y)

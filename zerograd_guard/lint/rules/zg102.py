@@ -54,6 +54,16 @@ for x, y in loader:
     scaler.update()
     optimizer.zero_grad(set_to_none=True)
 """,
+        """\
+for x, y in loader:
+    task_grads = []
+    for loss in task_losses(model(x), y):
+        loss.backward()
+        task_grads.append(collect_grads(model))
+        optimizer.zero_grad()
+    set_grads(model, combine(task_grads))
+    optimizer.step()
+""",
     )
     INVALID = (
         """\

@@ -1,0 +1,70 @@
+"""Whether a leak found between a conditional step and a skipped conditional clear is
+proven, or rests on the guess that their conditions are unrelated.
+
+``if first: zero_grad()`` ... ``if last: step()`` is correct when ``first`` holds on the
+iteration after every ``last`` (the first micro-batch of each window). The flow check
+follows such pairs only for the conditions it can relate (the same condition, or the
+``i % k == 0`` / ``(i + 1) % k == 0`` windows of a loop's own counter); for any other pair
+it explores every combination, so a leak on such a path is not reported.
+
+A stale status carries what its proof needs: ``("S", step, skipped, guards)`` and
+``("SF", backward, step, reset, skipped, guards)``, where ``skipped`` holds the conditions
+(``Atom`` or None) under which a clear was skipped since ``step`` and ``guards`` the
+conditions ``step`` ran under within its loop iteration.
+"""
+
+from __future__ import annotations
+
+from zerograd_guard.lint.flow.state import State, Status, with_entries
+from zerograd_guard.lint.model.events import Atom, Loop
+
+Guards = frozenset[Atom | None]
+NO_GUARDS: Guards = frozenset()
+
+
+def stale(step: object, guards: Guards) -> Status:
+    return ("S", step, NO_GUARDS, guards)
+
+
+def proven(value: Status, guards: Guards, loops: tuple[Loop, ...]) -> bool:
+    """Whether the leak of stale-plus-fresh ``value`` at a step run under ``guards`` holds
+    whatever the skipped clears' conditions are."""
+    skipped, first_guards = value[4], value[5]
+    conditions = guards | first_guards
+    return all(related(a, b, loops) for a in skipped for b in conditions)
+
+
+def related(clear: Atom | None, step: Atom | None, loops: tuple[Loop, ...]) -> bool:
+    """Whether the flow check correlates the two conditions exactly (``loops``: the loops
+    being iterated)."""
+    if clear is None or step is None:
+        return False
+    names = clear.names | step.names
+    if (clear.accumulation or step.accumulation) and any(
+        names & (loop.assigned - loop.targets) for loop in loops
+    ):
+        return False  # ``step += 1`` in the body: the check does not follow the counter
+    if clear.key == step.key:
+        return True  # one condition: the leak needs it false on consecutive iterations
+    return (
+        isinstance(clear.key, tuple)
+        and isinstance(step.key, tuple)
+        and clear.counter is not None
+        and clear.counter == step.counter
+        and any(clear.counter in loop.targets for loop in loops)
+    )
+
+
+def skip_clear(state: State, condition: Atom | None) -> State:
+    """``state`` on a branch that skips a clear its sibling branch runs."""
+
+    def mark(value: Status) -> Status:
+        if value[0] == "S" and condition not in value[2]:
+            return (*value[:2], value[2] | {condition}, value[3])
+        if value[0] == "SF" and condition not in value[4]:
+            return (*value[:4], value[4] | {condition}, value[5])
+        return value
+
+    default = mark(state[0])
+    entries = {key: mark(value) for key, value in state[1]}
+    return with_entries(state, entries, default)
