@@ -108,12 +108,17 @@ class FileResult:
     fixes_applied: int = 0
 
 
+class _NeedsAnalysis(Exception):
+    """A cache-only lint met a file the cache cannot answer."""
+
+
 class _Analysis:
     """The analyzer behind the pre-filter and the cache, for one task."""
 
-    def __init__(self, task: FileTask) -> None:
+    def __init__(self, task: FileTask, cache_only: bool = False) -> None:
         self.settings = task.settings
         self.cache = ResultCache(task.run.cache_dir) if task.run.cache_dir else None
+        self.cache_only = cache_only
 
     def __call__(self, program: str) -> list[Finding]:
         key = cache_key(program, self.settings.config_key)
@@ -121,6 +126,8 @@ class _Analysis:
             cached = self.cache.get(key)
             if cached is not None:
                 return cached
+        if self.cache_only:
+            raise _NeedsAnalysis
         # Imported only on a cache miss: the analyzer pulls in libcst, which a
         # warm run over unchanged files never needs.
         from zerograd_guard.lint.analyze import analyze_source, may_contain_backward
@@ -308,16 +315,18 @@ def _decode(raw: bytes, is_notebook: bool) -> SourceText:
     return decode_notebook(raw) if is_notebook else decode_python(raw)
 
 
-def _lint(task: FileTask) -> FileResult:
+def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     from zerograd_guard.lint.errors import AnalysisError
 
+    if cache_only and (task.run.fix or task.run.diff or task.run.cache_dir is None):
+        raise _NeedsAnalysis
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
     source = _decode(read_bytes(task.path), is_notebook)
     program = _Program.of(source.text, is_notebook)
     if not task.settings.rules or file_opted_out(program.text):
         return result
-    analyse = _Analysis(task)
+    analyse = _Analysis(task, cache_only)
     try:
         findings = analyse(program.text)
     except AnalysisError as exc:
@@ -343,8 +352,21 @@ def _lint(task: FileTask) -> FileResult:
 
 def lint_file(task: FileTask) -> FileResult:
     """Lint one file; every failure becomes a one-line ``error``, never an exception."""
+    result = _guarded_lint(task, cache_only=False)
+    assert result is not None  # only a cache-only lint can leave a file unanswered
+    return result
+
+
+def _lint_from_cache(task: FileTask) -> FileResult | None:
+    """The file's result when the cache alone answers it, else ``None``."""
+    return _guarded_lint(task, cache_only=True)
+
+
+def _guarded_lint(task: FileTask, cache_only: bool) -> FileResult | None:
     try:
-        return _lint(task)
+        return _lint(task, cache_only)
+    except _NeedsAnalysis:
+        return None
     except (SourceError, NotebookError) as exc:
         return FileResult(task.display, error=str(exc))
     except RecursionError:
@@ -363,21 +385,36 @@ def _size(task: FileTask) -> int:
         return 0
 
 
+def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
+    if len(tasks) <= 1:
+        return [lint_file(task) for task in tasks]
+    # Import the analyzer (and libcst) once here: forked workers inherit it.
+    import zerograd_guard.lint.analyze  # noqa: F401
+
+    workers = min(jobs, len(tasks))
+    # Largest files first and small chunks: one slow file must not leave the
+    # other workers idle at the end.
+    ordered = sorted(tasks, key=_size, reverse=True)
+    chunksize = max(1, min(16, len(tasks) // (workers * 64)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(lint_file, ordered, chunksize=chunksize))
+
+
 def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     """Lint every task; results sorted by path, whatever the number of jobs."""
     if jobs <= 1 or len(tasks) <= 1:
         results = [lint_file(task) for task in tasks]
     else:
-        # Import the analyzer (and libcst) once here: forked workers inherit it.
-        import zerograd_guard.lint.analyze  # noqa: F401
-
-        workers = min(jobs, len(tasks))
-        # Largest files first and small chunks: one slow file must not leave the
-        # other workers idle at the end.
-        ordered = sorted(tasks, key=_size, reverse=True)
-        chunksize = max(1, min(16, len(tasks) // (workers * 64)))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            results = list(pool.map(lint_file, ordered, chunksize=chunksize))
+        # Answer what the cache can here first: a warm run must not pay for starting
+        # workers (and importing libcst) to read cache entries.
+        results, pending = [], []
+        for task in tasks:
+            cached = _lint_from_cache(task)
+            if cached is None:
+                pending.append(task)
+            else:
+                results.append(cached)
+        results.extend(_run_pool(pending, jobs))
     for result in results:
         result.reported.sort(key=lambda item: item.sort_key)
     return sorted(results, key=lambda result: result.path)

@@ -1,11 +1,13 @@
-"""A warm run (every file answered from the cache) must not import libcst: its ~0.15 s
-import would dominate a run that parses nothing."""
+"""A warm run (every file answered from the cache) must not import libcst nor start a
+process pool: either would dominate a run that parses nothing."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 LOOP = """\
 def train(model, optimizer, loader):
@@ -17,14 +19,14 @@ def train(model, optimizer, loader):
 PROBE = """\
 import sys
 from zerograd_guard.lint.cli import main
-code = main([sys.argv[1], "--cache-dir", sys.argv[2]])
+code = main([sys.argv[1], "--cache-dir", sys.argv[2], "-j", sys.argv[3]])
 print(code, "libcst" in sys.modules)
 """
 
 
-def _run(target: Path, cache: Path) -> str:
+def _run(target: Path, cache: Path, jobs: int) -> str:
     result = subprocess.run(
-        [sys.executable, "-c", PROBE, str(target), str(cache)],
+        [sys.executable, "-c", PROBE, str(target), str(cache), str(jobs)],
         capture_output=True,
         text=True,
         check=False,
@@ -32,9 +34,11 @@ def _run(target: Path, cache: Path) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-def test_warm_run_does_not_import_libcst(tmp_path: Path) -> None:
-    target = tmp_path / "train.py"
-    target.write_text(LOOP)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_warm_run_does_not_import_libcst(tmp_path: Path, jobs: int) -> None:
+    for name in ("train.py", "train_again.py", "clean.py"):
+        (tmp_path / name).write_text(LOOP if name != "clean.py" else "x = 1\n")
     cache = tmp_path / "cache"
-    assert _run(target, cache) == "1 True"  # cold: parsed, finding reported
-    assert _run(target, cache) == "1 False"  # warm: same finding, no parser loaded
+    assert _run(tmp_path, cache, jobs) == "1 True"  # cold: parsed, findings reported
+    # Warm: the same findings, answered from the cache without a parser or a pool.
+    assert _run(tmp_path, cache, jobs) == "1 False"
