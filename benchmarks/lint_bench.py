@@ -99,8 +99,9 @@ def _libcst_all(texts: list[str]) -> None:
 
 def _analyse_all(texts: list[str]) -> int:
     """What a cold ``-j 1`` run does per file after reading it: pre-filter, then analyse."""
-    from zerograd_guard.lint.analyze import analyze_source, may_contain_backward
+    from zerograd_guard.lint.analyze import analyze_source
     from zerograd_guard.lint.errors import AnalysisError
+    from zerograd_guard.lint.prefilter import may_contain_backward
 
     analysed = 0
     for text in texts:
@@ -112,7 +113,7 @@ def _analyse_all(texts: list[str]) -> int:
 
 
 def _prefiltered(texts: list[str]) -> int:
-    from zerograd_guard.lint.analyze import may_contain_backward
+    from zerograd_guard.lint.prefilter import may_contain_backward
 
     return sum(1 for text in texts if may_contain_backward(text))
 

@@ -119,17 +119,7 @@ class RunOutcome:
             "script_status": self.script_status,
             "stopped_after": self.stopped_after,
             "interrupted": self.interrupted,
-            "children": [
-                {
-                    "pid": record.pid,
-                    "rank": record.rank,
-                    "argv": record.argv,
-                    "steps_checked": record.steps_checked,
-                    "violations": [v.as_dict() for v in violations_of(record)],
-                    "warnings": [w.as_dict() for w in violations_of(record, warnings=True)],
-                }
-                for record in self.children
-            ],
+            "children": [record.summary() for record in self.children],
         }
 
 

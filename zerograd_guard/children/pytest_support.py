@@ -13,7 +13,7 @@ from typing import Any
 
 from zerograd_guard.children import env
 from zerograd_guard.children.propagation import Propagation, start_propagation
-from zerograd_guard.children.records import ChildViolation, violations_of
+from zerograd_guard.children.records import ChildViolation
 
 SECTION = "zerograd-guard: child processes"
 
@@ -47,19 +47,7 @@ class TestChildren:
 
     def summary(self) -> dict[str, Any]:
         """Per-child results for the JSON report."""
-        return {
-            "children": [
-                {
-                    "pid": record.pid,
-                    "rank": record.rank,
-                    "argv": record.argv,
-                    "steps_checked": record.steps_checked,
-                    "violations": [v.as_dict() for v in violations_of(record)],
-                    "warnings": [w.as_dict() for w in violations_of(record, warnings=True)],
-                }
-                for record in self.propagation.records()
-            ]
-        }
+        return {"children": [record.summary() for record in self.propagation.records()]}
 
     def close(self) -> None:
         self.propagation.close()

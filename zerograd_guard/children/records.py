@@ -68,6 +68,17 @@ class ChildRecord:
     def to_json(self) -> str:
         return json.dumps(self.__dict__, default=str)
 
+    def summary(self) -> dict[str, Any]:
+        """The record as JSON reports show it (pytest report and ``run --report``)."""
+        return {
+            "pid": self.pid,
+            "rank": self.rank,
+            "argv": self.argv,
+            "steps_checked": self.steps_checked,
+            "violations": [v.as_dict() for v in violations_of(self)],
+            "warnings": [w.as_dict() for w in violations_of(self, warnings=True)],
+        }
+
 
 def write_record(report_dir: str | os.PathLike[str], record: ChildRecord) -> None:
     """Atomically replace ``<report_dir>/<pid>.json``; silently does nothing if the dir is gone."""

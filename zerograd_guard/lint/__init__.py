@@ -17,7 +17,8 @@ Around the model:
 * ``config`` — ``[tool.zerograd-guard]``; ``selection`` — select/ignore/per-file-ignores.
 * ``discovery`` — which files to lint; ``sourcefile`` — decoding and atomic writes.
 * ``noqa`` — suppressions; ``notebooks`` — ``.ipynb`` cells in and out.
-* ``cache`` — per-file result cache; ``fixes_apply`` — applying edits safely.
+* ``prefilter`` — which texts need parsing at all; ``cache`` — per-file result cache;
+  ``fixes_apply`` — applying edits safely.
 * ``formats/`` — text, json, sarif, github, statistics; ``rule_docs`` — rule pages.
 * ``plugins/`` — pluggy hooks for third-party patterns and rules.
 """

@@ -19,17 +19,10 @@ from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions
 from zerograd_guard.lint.rules import BUILTIN_RULES
 from zerograd_guard.lint.rules.base import Rule
 
-BACKWARD_MARKER = "backward"
 # Long `elif` chains and long `a + b + ...` expressions are legitimately deep trees; the
 # walker bounds statement nesting itself (``nesting too deep to analyse``).
 RECURSION_LIMIT = 12_000
 _LOCATED = re.compile(r"(?:parser error: )?error at (\d+):(\d+): (.*)")
-
-
-def may_contain_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
-    """False only when ``text`` cannot contain a backward call (built-in or configured);
-    files for which this is False cannot produce a finding and need not be parsed."""
-    return BACKWARD_MARKER in text or any(name in text for name in options.extra_backward_calls)
 
 
 def _parse(source: str) -> cst.Module:

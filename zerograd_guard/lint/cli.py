@@ -210,8 +210,8 @@ def _colour() -> bool:
 
 def _report(
     args: argparse.Namespace, results: list[FileResult], planner: _Planner, missing: int
-) -> bool:
-    """Print findings in the chosen format; True when findings remain.
+) -> None:
+    """Print findings in the chosen format.
 
     ``missing``: paths named on the command line that do not exist (not checked).
     """
@@ -228,7 +228,7 @@ def _report(
         sys.stderr.write(
             f"Would fix {fixable} {noun}.\n" if fixable else "No errors would be fixed.\n"
         )
-        return any(result.diff for result in results)
+        return
     names = {rule.code: rule.name for rule in rules}
     if args.format == "json":
         out.write(
@@ -246,7 +246,6 @@ def _report(
         fixed = sum(result.fixes_applied for result in results)
         fixable = 0 if args.fix else sum(1 for i in items if i.fix is not None and i.fix.safe)
         out.write(text.summary(len(items), fixed, fixable, len(errors) + missing))
-    return bool(items)
 
 
 def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:
@@ -294,7 +293,16 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     for result in results:
         if result.error:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
-    has_findings = _report(args, results, planner, len(found.missing))
+    if args.diff:
+        has_findings = any(result.diff for result in results)
+    else:
+        has_findings = any(result.reported for result in results)
+    try:
+        _report(args, results, planner, len(found.missing))
+    except BrokenPipeError:
+        # Output piped into a command that stopped reading (``| head``): the verdict
+        # stands; point stdout at devnull so the interpreter's final flush is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if found.missing or any(result.error for result in results):
         return EXIT_ERROR
     if has_findings and not args.exit_zero:
@@ -316,9 +324,8 @@ def main(argv: Sequence[str] | None = None, *, plugins: Sequence[object] = ()) -
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return EXIT_ERROR
-    except BrokenPipeError:
-        # Output piped into a command that stopped reading (``| head``).
-        sys.stderr.close()
+    except BrokenPipeError:  # e.g. ``--explain ZG101 | head``; findings are handled in _run
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
 
 

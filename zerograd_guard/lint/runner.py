@@ -22,6 +22,7 @@ from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, wit
 from zerograd_guard.lint.noqa import file_opted_out, filter_suppressed
 from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
 from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.prefilter import may_contain_backward
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.sourcefile import (
     SourceError,
@@ -121,6 +122,9 @@ class _Analysis:
         self.cache_only = cache_only
 
     def __call__(self, program: str) -> list[Finding]:
+        # The substring pre-filter is cheaper than hashing and reading a cache entry.
+        if not may_contain_backward(program, self.settings.options):
+            return []
         key = cache_key(program, self.settings.config_key)
         if self.cache is not None:
             cached = self.cache.get(key)
@@ -130,12 +134,10 @@ class _Analysis:
             raise _NeedsAnalysis
         # Imported only on a cache miss: the analyzer pulls in libcst, which a
         # warm run over unchanged files never needs.
-        from zerograd_guard.lint.analyze import analyze_source, may_contain_backward
+        from zerograd_guard.lint.analyze import analyze_source
 
-        findings: list[Finding] = []
-        if may_contain_backward(program, self.settings.options):
-            check_code_size(program)
-            findings = analyze_source(program, self.settings.options, list(self.settings.rules))
+        check_code_size(program)
+        findings = analyze_source(program, self.settings.options, list(self.settings.rules))
         if self.cache is not None:
             self.cache.put(key, findings)
         return findings

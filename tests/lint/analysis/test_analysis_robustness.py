@@ -9,9 +9,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from zerograd_guard.lint.analyze import analyze_source, may_contain_backward
+from zerograd_guard.lint.analyze import analyze_source
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.prefilter import may_contain_backward
 
 
 def nested_ifs(depth: int) -> str:
