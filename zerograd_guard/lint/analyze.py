@@ -74,6 +74,7 @@ def analyze_source(
     module = _parse(source)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
+    analysed: AnalyzedModule | None = None
     try:
         analysed = analyse_module(module, source, options)
         findings = [
@@ -91,5 +92,7 @@ def analyze_source(
         ) from error
     finally:
         sys.setrecursionlimit(limit)
+        if analysed is not None:
+            analysed.model.release()  # findings hold no model objects
     findings.sort(key=lambda finding: finding.sort_key)
     return findings

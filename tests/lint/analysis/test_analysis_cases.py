@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from zg_expectations import actual, expected
 
+from zerograd_guard.lint.analyze import analyze_source
+
 CASES = sorted((Path(__file__).parent.parent / "cases").glob("*.py"))
 
 
@@ -22,3 +24,12 @@ def test_cases_cover_buggy_and_correct_code() -> None:
     marked = [path for path in CASES if expected(path.read_text(encoding="utf-8"))]
     assert len(CASES) >= 20
     assert 0 < len(marked) < len(CASES)
+
+
+def test_message_names_the_loops_own_step_on_a_distance_tie() -> None:
+    """The backward at line 19 is 5 lines from the step before (14) and after (24) it; the
+    step that runs its closure is the one the message must cite, on every run."""
+    source = (CASES[0].parent / "lbfgs_closure.py").read_text(encoding="utf-8")
+    (finding,) = analyze_source(source)
+    assert finding.line == 19
+    assert "already applied at line 24" in finding.message

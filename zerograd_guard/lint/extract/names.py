@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 
@@ -28,18 +30,34 @@ def _fields(node_type: type) -> tuple[str, ...]:
     return names
 
 
-def subnodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+_IS_NODE: dict[type, bool] = {}
+
+
+def _is_node(value: object) -> bool:
+    """``isinstance(value, cst.CSTNode)`` without the abstract-base-class check, which is
+    slow when it fails (libcst's node classes are ABCs)."""
+    kind = type(value)
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return known
+
+
+def subnodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
     for name in _fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
-        elif isinstance(value, (tuple, list)):
-            for item in value:
-                if isinstance(item, cst.CSTNode):
-                    yield item
+        if type(value) in (tuple, list):
+            found.extend(item for item in value if _is_node(item))
+        elif _is_node(value):
+            found.append(value)
+    return found
 
 
-LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
+# compared by ``type(node) in LEAVES``: ``isinstance`` on libcst's ABC node classes is slow
+LEAVES = frozenset(
+    {cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis}
+)
 
 
 @dataclass(frozen=True)
@@ -85,34 +103,70 @@ ACCUMULATION_NAME = re.compile(
 
 def key_of(node: cst.CSTNode | None) -> str | None:
     """``self.opt`` / ``opts[0]`` / ``x`` for simple expressions, else None."""
-    if isinstance(node, cst.Name):
+    if type(node) is cst.Name:
         return node.value
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         base = key_of(node.value)
         return None if base is None else f"{base}.{node.attr.value}"
-    if isinstance(node, cst.Subscript) and len(node.slice) == 1:
+    if type(node) is cst.Subscript and len(node.slice) == 1:
         base = key_of(node.value)
         index = node.slice[0].slice
-        if base is not None and isinstance(index, cst.Index):
+        if base is not None and type(index) is cst.Index:
             value = index.value
-            if isinstance(value, (cst.Integer, cst.SimpleString, cst.Name)):
+            if type(value) in (cst.Integer, cst.SimpleString, cst.Name):
                 return f"{base}[{value.value}]"
     return None
 
 
+def expression_text(node: Any, fallback: Callable[[cst.CSTNode], str]) -> str:
+    """Text identifying an expression whatever its spacing: ``a.b(1) > 0`` for the usual
+    shapes of branch conditions, built from the tree with every operation bracketed;
+    ``fallback`` (normalised source code, which costs a code-generation pass) for the rest."""
+    kind = type(node)
+    if kind in _LITERALS:
+        return node.value
+    if kind is cst.Attribute:
+        return f"{expression_text(node.value, fallback)}.{node.attr.value}"
+    if kind is cst.Call:
+        args = ", ".join(
+            f"{arg.star}{arg.keyword.value + '=' if arg.keyword else ''}"
+            f"{expression_text(arg.value, fallback)}"
+            for arg in node.args
+        )
+        return f"{expression_text(node.func, fallback)}({args})"
+    if kind is cst.UnaryOperation:
+        operand = expression_text(node.expression, fallback)
+        return f"({type(node.operator).__name__} {operand})"
+    if kind in (cst.BinaryOperation, cst.BooleanOperation):
+        left = expression_text(node.left, fallback)
+        right = expression_text(node.right, fallback)
+        return f"({left} {type(node.operator).__name__} {right})"
+    if kind is cst.Comparison:
+        parts = [expression_text(node.left, fallback)]
+        for target in node.comparisons:
+            parts += [type(target.operator).__name__, expression_text(target.comparator, fallback)]
+        return f"({' '.join(parts)})"
+    return f"<{fallback(node)}>"
+
+
+_LITERALS = frozenset({cst.Name, cst.Integer, cst.Float, cst.SimpleString})
+
+
+@functools.lru_cache(maxsize=4096)  # the same few names, asked about again and again
 def last_segment(key: str) -> str:
     return key.rsplit(".", 1)[-1].split("[", 1)[0]
 
 
 def callee_name(func: cst.BaseExpression) -> str | None:
     """Final name of a call's function: ``Adam`` for ``torch.optim.Adam``."""
-    if isinstance(func, cst.Name):
+    if type(func) is cst.Name:
         return func.value
-    if isinstance(func, cst.Attribute):
+    if type(func) is cst.Attribute:
         return func.attr.value
     return None
 
 
+@functools.lru_cache(maxsize=4096)
 def looks_like_optimizer(key: str) -> bool:
     name = last_segment(key)
     return bool(OPTIMIZER_NAME.search(name)) and not NOT_OPTIMIZER_NAME.search(name)
@@ -125,31 +179,29 @@ def names_in(node: cst.CSTNode) -> frozenset[str]:
     while stack:
         item = stack.pop()
         key = key_of(item)
-        if key is not None and isinstance(item, (cst.Name, cst.Attribute)):
+        if key is not None and type(item) in (cst.Name, cst.Attribute):
             found.add(key)
             found.add(key.split(".", 1)[0])
             continue
-        if not isinstance(item, LEAVES):
+        if type(item) not in LEAVES:
             stack.extend(subnodes(item))
     return frozenset(found)
 
 
 def _is_zero(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Integer) and node.value == "0"
+    return type(node) is cst.Integer and node.value == "0"
 
 
 def _modulo(node: cst.BaseExpression) -> tuple[str, str, bool] | None:
     """``(i + 1) % k`` -> (i, k, True); ``i % k`` -> (i, k, False)."""
-    if not (isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo)):
+    if not (type(node) is cst.BinaryOperation and type(node.operator) is cst.Modulo):
         return None
-    divisor = key_of(node.right) or (
-        node.right.value if isinstance(node.right, cst.Integer) else None
-    )
+    divisor = key_of(node.right) or (node.right.value if type(node.right) is cst.Integer else None)
     if divisor is None:
         return None
     left = node.left
-    if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.Add):
-        if isinstance(left.right, cst.Integer) and left.right.value == "1":
+    if type(left) is cst.BinaryOperation and type(left.operator) is cst.Add:
+        if type(left.right) is cst.Integer and left.right.value == "1":
             counter = key_of(left.left)
             return None if counter is None else (counter, divisor, True)
         return None
@@ -166,7 +218,7 @@ def condition_atom(
     that are not accumulation windows); it is applied after leading ``not``s are removed.
     """
     negated = False
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         negated = not negated
         test = test.expression
     window = _window(test)
@@ -190,22 +242,22 @@ def _has_modulo(node: cst.CSTNode) -> bool:
     stack = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, cst.BinaryOperation) and isinstance(item.operator, cst.Modulo):
+        if type(item) is cst.BinaryOperation and type(item.operator) is cst.Modulo:
             return True
-        if not isinstance(item, LEAVES):
+        if type(item) not in LEAVES:
             stack.extend(subnodes(item))
     return False
 
 
 def _is_divisor_minus_one(node: cst.BaseExpression, divisor: str) -> bool:
     """``k - 1`` for the divisor ``k`` (or ``3`` for the divisor ``4``)."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return divisor.isdigit() and int(node.value, 0) == int(divisor) - 1
     return (
-        isinstance(node, cst.BinaryOperation)
-        and isinstance(node.operator, cst.Subtract)
+        type(node) is cst.BinaryOperation
+        and type(node.operator) is cst.Subtract
         and key_of(node.left) == divisor
-        and isinstance(node.right, cst.Integer)
+        and type(node.right) is cst.Integer
         and node.right.value == "1"
     )
 
@@ -217,7 +269,7 @@ def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | Non
     if mod is not None:
         counter, divisor, plus_one = mod
         return (("end" if plus_one else "start", counter, divisor), True)
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
         return None
     target = test.comparisons[0]
     mod = _modulo(test.left)
@@ -228,9 +280,9 @@ def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | Non
         plus_one = True  # ``i % k == k - 1`` is ``(i + 1) % k == 0``
     elif not _is_zero(target.comparator):
         return None
-    if isinstance(target.operator, (cst.Equal, cst.Is)):
+    if type(target.operator) in (cst.Equal, cst.Is):
         negated = False
-    elif isinstance(target.operator, (cst.NotEqual, cst.IsNot)):
+    elif type(target.operator) in (cst.NotEqual, cst.IsNot):
         negated = True
     else:
         return None

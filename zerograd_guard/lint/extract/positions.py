@@ -1,12 +1,13 @@
 """Line, column and character offsets of the few nodes that are reported.
 
 libcst nodes carry no positions; its position provider regenerates the whole module's code
-(several milliseconds). Reported nodes are few, so instead: statements get their lines
-from Python's own ``ast`` parse of the same text (a fraction of libcst's parse time,
-statements matched to libcst's by walking both trees in step), and a node inside a
-statement is found by searching its exact code (libcst round-trips text) from the start of
-that statement. Nodes that cannot be placed that way fall back to one code-generation pass
-for all of them, stopped as soon as they are all placed.
+(several milliseconds). Reported nodes are few, so instead a statement is placed by
+searching the source for its code (libcst round-trips text exactly): when that code occurs
+once, that is where it is. Otherwise statements get their lines from Python's own ``ast``
+parse of the same text (a fraction of libcst's parse time, statements matched to libcst's
+by walking both trees in step). A node inside a statement is found by searching its exact
+code from the start of that statement. Nodes that cannot be placed that way fall back to
+one code-generation pass for all of them, stopped as soon as they are all placed.
 """
 
 from __future__ import annotations
@@ -170,7 +171,35 @@ class Positions:
             self.compute([node])
         return self._spans[id(node)]
 
-    # -- the ast route ------------------------------------------------------------------
+    # -- the search and ast routes ------------------------------------------------------
+
+    def _statement_lines(self, statement: cst.CSTNode) -> tuple[int, int] | None:
+        """First and last line of a libcst statement (for a compound one, its header)."""
+        if not self._line_starts:
+            self._line_starts = [0]
+            self._line_starts.extend(match.end() for match in _NEWLINE.finditer(self.source))
+        if isinstance(statement, cst.SimpleStatementLine):
+            found = self._search(statement)
+            if found is not None:
+                return found
+        mapping = self._mapping()
+        if id(statement) not in mapping:
+            return None
+        first, last = mapping[id(statement)]
+        if isinstance(statement, cst.SimpleStatementLine):
+            return first.lineno, last.end_lineno or last.lineno
+        return first.lineno, first.lineno
+
+    def _search(self, statement: cst.SimpleStatementLine) -> tuple[int, int] | None:
+        """The statement's lines when its code (comment lines above it left out) occurs
+        exactly once in the source."""
+        bare = statement.with_changes(leading_lines=()) if statement.leading_lines else statement
+        code = self.module.code_for_node(bare).rstrip("\r\n")
+        start = self.source.find(code)
+        if not code or start < 0 or self.source.find(code, start + 1) >= 0:
+            return None
+        first = bisect.bisect_right(self._line_starts, start)
+        return first, first + len(_NEWLINE.findall(code))
 
     def _mapping(self) -> dict[int, tuple[ast.stmt, ast.stmt]]:
         if self._statements is None:
@@ -180,9 +209,6 @@ class Positions:
                     warnings.simplefilter("ignore")
                     tree = ast.parse(self.source)
                 _map_statements(self.module.body, tree.body, self._statements)
-                starts = [0]
-                starts.extend(match.end() for match in _NEWLINE.finditer(self.source))
-                self._line_starts = starts
             except (SyntaxError, ValueError, IndexError, AttributeError, RecursionError):
                 self._statements = {}
         return self._statements
@@ -197,40 +223,34 @@ class Positions:
         return line, offset - self._line_starts[line - 1] + 1
 
     def _place(self, node: cst.CSTNode) -> bool:
-        mapping = self._mapping()
-        if not mapping:
-            return False
-        if isinstance(node, cst.SimpleStatementLine) and id(node) in mapping:
-            first, last = mapping[id(node)]
-            start = self._offset(first.lineno)
-            end = self._offset((last.end_lineno or last.lineno) + 1)
+        if isinstance(node, cst.SimpleStatementLine):
+            lines = self._statement_lines(node)
+            if lines is None:
+                return False
+            first, last = lines
+            start = self._offset(first)
+            end = self._offset(last + 1)
             line_text = self.source[start:end]
             indent = line_text[: len(line_text) - len(line_text.lstrip(" \t\x0c"))]
-            begin = start + len(indent)
+            end_column = len(self.source[self._offset(last) : end].rstrip("\r\n")) + 1
             self._spans[id(node)] = Span(
-                first.lineno,
-                len(indent) + 1,
-                last.end_lineno or last.lineno,
-                len(self.source[self._offset(last.end_lineno or last.lineno) : end].rstrip("\r\n"))
-                + 1,
-                begin,
-                end,
-                indent,
+                first, len(indent) + 1, last, end_column, start + len(indent), end, indent
             )
             return True
-        if isinstance(node, cst.BaseCompoundStatement) and id(node) in mapping:
-            first, _ = mapping[id(node)]  # the header line
-            start = self._offset(first.lineno)
-            text = self.source[start : self._offset(first.lineno + 1)]
+        if isinstance(node, cst.BaseCompoundStatement):
+            lines = self._statement_lines(node)
+            if lines is None:
+                return False
+            start = self._offset(lines[0])  # the header line
+            text = self.source[start : self._offset(lines[0] + 1)]
             begin = start + len(text) - len(text.lstrip(" \t\x0c"))
             end = start + len(text.rstrip("\r\n"))
         else:
-            anchor = self.anchors.get(id(node), node)
-            if id(anchor) not in mapping:
+            lines = self._statement_lines(self.anchors.get(id(node), node))
+            if lines is None:
                 return False
-            first, _ = mapping[id(anchor)]
             code = self.module.code_for_node(node).strip()
-            begin = self.source.find(code, self._offset(first.lineno)) if code else -1
+            begin = self.source.find(code, self._offset(lines[0])) if code else -1
             if begin < 0:
                 return False
             end = begin + len(code)

@@ -193,21 +193,21 @@ class Resolver:
     ) -> Holds:
         if isinstance(value, TupleElement):
             return self.classify_tuple(value.value, value.index, key, function, depth)
-        if isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)):
+        if type(value) in (cst.Name, cst.Attribute, cst.Subscript):
             source = key_of(value)
             if source is not None and source != key:
                 held = self.holds(source, function, depth + 1)
                 if held.kind == OPTIMIZER and "[" not in source and not key.startswith("self."):
                     return held  # a local alias names the same optimizer
                 return Holds(held.kind, key, held.tie, held.class_name)
-            if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
+            if type(value) is cst.Subscript and type(value.value) is cst.Call:
                 index = value.slice[0].slice
-                if isinstance(index, cst.Index) and isinstance(index.value, cst.Integer):
+                if type(index) is cst.Index and type(index.value) is cst.Integer:
                     return self.classify_tuple(
                         value.value, int(index.value.value), key, function, depth
                     )
             return Holds(None, key)
-        if not isinstance(value, cst.Call):
+        if type(value) is not cst.Call:
             return Holds(None, key)
         name = callee_name(value.func) or ""
         dotted = key_of(value.func) or name
@@ -225,7 +225,7 @@ class Resolver:
             return Holds(OPTIMIZER, key, self.tie(value, function))
         if name == "optimizers":
             return Holds(OPTIMIZER, key)
-        if name in MOVES and isinstance(value.func, cst.Attribute):
+        if name in MOVES and type(value.func) is cst.Attribute:
             return self.classify(value.func.value, key, function, depth + 1)
         if name == "GradScaler":
             return Holds(SCALER, key)
@@ -246,7 +246,7 @@ class Resolver:
         function: FunctionModel,
         depth: int,
     ) -> Holds:
-        if not isinstance(value, cst.Call):
+        if type(value) is not cst.Call:
             return Holds(None, key)
         name = callee_name(value.func)
         if name == "initialize" and "deepspeed" in (key_of(value.func) or ""):
@@ -279,22 +279,22 @@ class Resolver:
         stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
         while stack:
             node, depth = stack.pop()
-            if isinstance(node, cst.CompFor):
+            if type(node) is cst.CompFor:
                 bound.update(n.value for n in _names(node.target))
             if (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
+                type(node) is cst.Call
+                and type(node.func) is cst.Attribute
                 and node.func.attr.value in ("parameters", "named_parameters")
             ):
                 module = key_of(node.func.value)
                 if module is not None:
                     modules.add(module)
                 continue
-            if isinstance(node, cst.Name) and depth < 2:
+            if type(node) is cst.Name and depth < 2:
                 for value in function.assignments.get(node.value, ()):
                     stack.append((value, depth + 1))
                 continue
-            if not isinstance(node, LEAVES):
+            if type(node) not in LEAVES:
                 stack.extend((child, depth) for child in subnodes(node))
         if not modules or any(module.split(".", 1)[0] in bound for module in modules):
             return None
@@ -473,7 +473,7 @@ class Resolver:
         if optimizers:
             return [self._as(event, EventKind.HAVOC, optimizers)]
         receiver = self.holds(event.receiver, function) if event.receiver else None
-        if isinstance(event.node, cst.Call) and (
+        if type(event.node) is cst.Call and (
             may_write_grads(event.node, name)
             or (receiver is not None and receiver.kind == OPTIMIZER)
         ):
@@ -566,8 +566,8 @@ def _simplify(statements: list[Statement]) -> None:
 
 
 def _names(target: cst.BaseExpression) -> list[cst.Name]:
-    if isinstance(target, cst.Name):
+    if type(target) is cst.Name:
         return [target]
-    if isinstance(target, (cst.Tuple, cst.List)):
+    if type(target) in (cst.Tuple, cst.List):
         return [name for element in target.elements for name in _names(element.value)]
     return []

@@ -24,6 +24,7 @@ from zerograd_guard.lint.extract.names import (
     TupleElement,
     callee_name,
     condition_atom,
+    expression_text,
     key_of,
     looks_like_optimizer,
     subnodes,
@@ -60,35 +61,35 @@ _SKIPPED_EXPRESSIONS = frozenset({*LEAVES, cst.Lambda, cst.Comment})
 
 def _is_grad(node: cst.BaseExpression) -> bool:
     """``p.grad`` or ``p.grad.data``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "data":
+    if type(node) is cst.Attribute and node.attr.value == "data":
         node = node.value
-    return isinstance(node, cst.Attribute) and node.attr.value == "grad"
+    return type(node) is cst.Attribute and node.attr.value == "grad"
 
 
 def _mentions_grad(node: cst.CSTNode) -> bool:
     stack = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, cst.Attribute) and item.attr.value == "grad":
+        if type(item) is cst.Attribute and item.attr.value == "grad":
             return True
-        if not isinstance(item, LEAVES):
+        if type(item) not in LEAVES:
             stack.extend(subnodes(item))
     return False
 
 
 def _is_true_constant(node: cst.BaseExpression) -> bool:
-    return (isinstance(node, cst.Name) and node.value == "True") or (
-        isinstance(node, cst.Integer) and node.value != "0"
+    return (type(node) is cst.Name and node.value == "True") or (
+        type(node) is cst.Integer and node.value != "0"
     )
 
 
 def _target_names(node: cst.BaseExpression) -> list[str]:
-    if isinstance(node, (cst.Tuple, cst.List)):
+    if type(node) in (cst.Tuple, cst.List):
         names: list[str] = []
         for element in node.elements:
             names.extend(_target_names(element.value))
         return names
-    if isinstance(node, cst.StarredElement):
+    if type(node) is cst.StarredElement:
         return _target_names(node.value)
     key = key_of(node)
     return [key] if key is not None else []
@@ -114,11 +115,9 @@ class _Walker:
         """Names of methods defined by classes in the file (cheap pre-scan, top level)."""
         names: set[str] = set()
         for statement in module.body:
-            if isinstance(statement, cst.ClassDef) and isinstance(
-                statement.body, cst.IndentedBlock
-            ):
+            if type(statement) is cst.ClassDef and isinstance(statement.body, cst.IndentedBlock):
                 for item in statement.body.body:
-                    if isinstance(item, cst.FunctionDef):
+                    if type(item) is cst.FunctionDef:
                         names.add(item.name.value)
         return frozenset(names)
 
@@ -136,7 +135,7 @@ class _Walker:
         return out
 
     def suite(self, suite: cst.BaseSuite) -> list[Statement]:
-        if isinstance(suite, cst.IndentedBlock):
+        if type(suite) is cst.IndentedBlock:
             return self.block(suite.body)
         self.depth += 1
         out: list[Statement] = []
@@ -149,36 +148,36 @@ class _Walker:
 
     def statement_(self, node: cst.CSTNode, out: list[Statement]) -> None:
         self.anchor = node
-        if isinstance(node, cst.SimpleStatementLine):
+        if type(node) is cst.SimpleStatementLine:
             self.statement = node
             for small in node.body:
                 self.small(small, out)
             self.statement = None
-        elif isinstance(node, cst.If):
+        elif type(node) is cst.If:
             self.if_(node, out)
-        elif isinstance(node, cst.For):
+        elif type(node) is cst.For:
             self.for_(node, out)
-        elif isinstance(node, cst.While):
+        elif type(node) is cst.While:
             self.while_(node, out)
-        elif isinstance(node, (cst.Try, cst.TryStar)):
+        elif type(node) in (cst.Try, cst.TryStar):
             self.try_(node, out)
-        elif isinstance(node, cst.With):
+        elif type(node) is cst.With:
             self.with_(node, out)
-        elif isinstance(node, cst.FunctionDef):
+        elif type(node) is cst.FunctionDef:
             self.function_def(node)
-        elif isinstance(node, cst.ClassDef):
+        elif type(node) is cst.ClassDef:
             self.class_def(node)
-        elif isinstance(node, cst.Match):
+        elif type(node) is cst.Match:
             self.match_(node, out)
 
     def small(self, node: cst.CSTNode, out: list[Statement]) -> None:
-        if isinstance(node, cst.Expr):
+        if type(node) is cst.Expr:
             self.expr(node.value, out)
-        elif isinstance(node, cst.Assign):
+        elif type(node) is cst.Assign:
             self.assign(node, out)
-        elif isinstance(node, cst.AugAssign):
+        elif type(node) is cst.AugAssign:
             self.aug_assign(node, out)
-        elif isinstance(node, cst.AnnAssign):
+        elif type(node) is cst.AnnAssign:
             if node.value is not None:
                 self.expr(node.value, out)
             key = key_of(node.target)
@@ -186,28 +185,28 @@ class _Walker:
                 self.function.annotations[key] = node.annotation.annotation
                 if node.value is not None:
                     self.record_assignment(key, node.value)
-        elif isinstance(node, cst.Return):
+        elif type(node) is cst.Return:
             if node.value is not None:
                 self.expr(node.value, out)
                 self.function.returns_value = True
             out.append(Jump("return", node))
-        elif isinstance(node, cst.Break):
+        elif type(node) is cst.Break:
             out.append(Jump("break", node))
-        elif isinstance(node, cst.Continue):
+        elif type(node) is cst.Continue:
             out.append(Jump("continue", node))
-        elif isinstance(node, cst.Raise):
+        elif type(node) is cst.Raise:
             out.append(Jump("return", node))
-        elif isinstance(node, (cst.Import, cst.ImportFrom)):
+        elif type(node) in (cst.Import, cst.ImportFrom):
             self.import_(node)
 
     def import_(self, node: cst.Import | cst.ImportFrom) -> None:
-        if isinstance(node, cst.Import):
+        if type(node) is cst.Import:
             for alias in node.names:
-                dotted = self.module.code_for_node(alias.name)
+                dotted = key_of(alias.name) or ""
                 local = alias.evaluated_alias or dotted.split(".", 1)[0]
                 self.model.imports[local] = dotted if alias.asname else local
-        elif node.module is not None and not isinstance(node.names, cst.ImportStar):
-            origin = self.module.code_for_node(node.module)
+        elif node.module is not None and type(node.names) is not cst.ImportStar:
+            origin = key_of(node.module)
             for alias in node.names:
                 name = alias.evaluated_name
                 self.model.imports[alias.evaluated_alias or name] = f"{origin}.{name}"
@@ -222,10 +221,10 @@ class _Walker:
         self.expr(node.value, out)
         for target in node.targets:
             expression = target.target
-            if isinstance(expression, cst.Attribute) and expression.attr.value == "grad":
+            if type(expression) is cst.Attribute and expression.attr.value == "grad":
                 value = node.value
-                is_clear = (isinstance(value, cst.Name) and value.value == "None") or (
-                    isinstance(value, cst.Call)
+                is_clear = (type(value) is cst.Name and value.value == "None") or (
+                    type(value) is cst.Call
                     and (callee_name(value.func) or "") in ("zeros_like", "zeros")
                 )
                 if is_clear:
@@ -233,7 +232,7 @@ class _Walker:
                 else:
                     out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
                 continue
-            if isinstance(expression, (cst.Tuple, cst.List)):
+            if type(expression) in (cst.Tuple, cst.List):
                 names = _target_names(expression)
                 for index, name in enumerate(names):
                     if name.startswith("self.") and self.cls is not None:
@@ -249,7 +248,7 @@ class _Walker:
                 continue
             if key == "self.automatic_optimization" and self.cls is not None:
                 self.cls.manual_optimization = (
-                    isinstance(node.value, cst.Name) and node.value.value == "False"
+                    type(node.value) is cst.Name and node.value.value == "False"
                 )
             self.record_assignment(key, node.value)
             out.append(self.event(EventKind.KILL, node, names=frozenset({key})))
@@ -258,7 +257,7 @@ class _Walker:
 
     def aug_assign(self, node: cst.AugAssign, out: list[Statement]) -> None:
         self.expr(node.value, out)
-        if isinstance(node.operator, (cst.SubtractAssign, cst.AddAssign)) and _mentions_grad(
+        if type(node.operator) in (cst.SubtractAssign, cst.AddAssign) and _mentions_grad(
             node.value
         ):
             out.append(self._manual_step(node, node.target))
@@ -266,8 +265,8 @@ class _Walker:
         key = key_of(node.target)
         if key is not None:
             increment = (
-                isinstance(node.operator, cst.AddAssign)
-                and isinstance(node.value, cst.Integer)
+                type(node.operator) is cst.AddAssign
+                and type(node.value) is cst.Integer
                 and node.value.value == "1"
             )
             out.append(
@@ -276,7 +275,7 @@ class _Walker:
 
     def _manual_step(self, node: cst.CSTNode, parameter: cst.BaseExpression) -> Event:
         """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``)."""
-        if isinstance(parameter, cst.Attribute) and parameter.attr.value == "data":
+        if type(parameter) is cst.Attribute and parameter.attr.value == "data":
             parameter = parameter.value
         key = key_of(parameter)
         return self.event(EventKind.STEP, node, optimizers=(f"{key}.grad" if key else MANUAL,))
@@ -307,9 +306,9 @@ class _Walker:
         saved = self.block_key
         body = self.suite(node.body)
         orelse: list[Statement] = []
-        if isinstance(node.orelse, cst.If):
+        if type(node.orelse) is cst.If:
             self.if_(node.orelse, orelse)
-        elif isinstance(node.orelse, cst.Else):
+        elif type(node.orelse) is cst.Else:
             orelse = self.suite(node.orelse.body)
         self.block_key = saved
         if not body and not orelse:
@@ -329,8 +328,8 @@ class _Walker:
     def _narrow(self, test: cst.BaseExpression) -> None:
         """``isinstance(updater, torch.optim.Optimizer)`` tells what ``updater`` holds."""
         if (
-            isinstance(test, cst.Call)
-            and isinstance(test.func, cst.Name)
+            type(test) is cst.Call
+            and type(test.func) is cst.Name
             and test.func.value == "isinstance"
             and len(test.args) == 2
         ):
@@ -339,7 +338,10 @@ class _Walker:
                 self.function.annotations.setdefault(key, test.args[1].value)
 
     def _condition_key(self, test: cst.BaseExpression) -> str:
-        return " ".join(self.module.code_for_node(test).split())
+        return expression_text(test, self._source_text)
+
+    def _source_text(self, node: cst.CSTNode) -> str:
+        return " ".join(self.module.code_for_node(node).split())
 
     def for_(self, node: cst.For, out: list[Statement]) -> None:
         self.expr(node.iter, out)
@@ -383,7 +385,7 @@ class _Walker:
         for item in node.items:
             self.expr(item.item, out)
             call = item.item
-            if isinstance(call, cst.Call) and callee_name(call.func) == "accumulate":
+            if type(call) is cst.Call and callee_name(call.func) == "accumulate":
                 managed = True
             if item.asname is not None:
                 for name in _target_names(item.asname.name):
@@ -439,20 +441,20 @@ class _Walker:
         self.model.classes.setdefault(info.name, info)
         saved = (self.cls, self._in_class_body, self.block_key, self.statement)
         self.cls, self._in_class_body = info, True
-        if isinstance(node.body, cst.IndentedBlock):
+        if type(node.body) is cst.IndentedBlock:
             for index, statement in enumerate(node.body.body):
                 self.block_key = (id(node.body.body), index)
-                if isinstance(statement, cst.SimpleStatementLine):
+                if type(statement) is cst.SimpleStatementLine:
                     for small in statement.body:
                         if (
-                            isinstance(small, cst.Assign)
+                            type(small) is cst.Assign
                             and key_of(small.targets[0].target) == "automatic_optimization"
                         ):
                             value = small.value
                             info.manual_optimization = (
-                                isinstance(value, cst.Name) and value.value == "False"
+                                type(value) is cst.Name and value.value == "False"
                             )
-                elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                elif type(statement) in (cst.FunctionDef, cst.ClassDef):
                     self.depth += 1
                     if self.depth > MAX_DEPTH:
                         raise AnalysisError("nesting too deep to analyse")
@@ -478,12 +480,12 @@ class _Walker:
 
     def call(self, node: cst.Call, out: list[Statement]) -> None:
         func = node.func
-        receiver = func.value if isinstance(func, cst.Attribute) else None
+        receiver = func.value if type(func) is cst.Attribute else None
         self.expr(receiver if receiver is not None else func, out)
         closure: str | None = None
         for arg in node.args:
             value = arg.value
-            if isinstance(value, cst.Lambda) and isinstance(value.body, cst.Call):
+            if type(value) is cst.Lambda and type(value.body) is cst.Call:
                 closure = key_of(value.body.func)
             else:
                 self.expr(value, out)
@@ -581,7 +583,7 @@ class _Walker:
 
 
 def _constructs_optimizer(value: cst.BaseExpression) -> bool:
-    if not isinstance(value, cst.Call):
+    if type(value) is not cst.Call:
         return False
     name = callee_name(value.func) or ""
     if name == "optimizers":  # Lightning's getter returns the same optimizers every time
@@ -636,14 +638,14 @@ def _only_clears_or_updates(body: list[Statement]) -> bool:
 
 
 def _iterates_optimizers(iterable: cst.BaseExpression) -> bool:
-    if isinstance(iterable, (cst.List, cst.Tuple)):
+    if type(iterable) in (cst.List, cst.Tuple):
         return all(
             (key := key_of(element.value)) is not None and looks_like_optimizer(key)
             for element in iterable.elements
         )
-    if isinstance(iterable, cst.Call):
+    if type(iterable) is cst.Call:
         iterable = iterable.func
-        if isinstance(iterable, cst.Attribute) and iterable.attr.value == "values":
+        if type(iterable) is cst.Attribute and iterable.attr.value == "values":
             iterable = iterable.value
     key = key_of(iterable)
     return key is not None and looks_like_optimizer(key)
@@ -654,12 +656,12 @@ def _iterates_parameters(iterable: cst.BaseExpression) -> bool:
     stack: list[cst.CSTNode] = [iterable]
     while stack:
         node = stack.pop()
-        name = node.attr if isinstance(node, cst.Attribute) else node
-        if isinstance(name, cst.Name) and ("param" in name.value or "grad" in name.value):
+        name = node.attr if type(node) is cst.Attribute else node
+        if type(name) is cst.Name and ("param" in name.value or "grad" in name.value):
             return True
-        if isinstance(node, cst.SimpleString) and "param" in node.value:
+        if type(node) is cst.SimpleString and "param" in node.value:
             return True
-        if not isinstance(node, LEAVES):
+        if type(node) not in LEAVES:
             stack.extend(subnodes(node))
     return False
 

@@ -25,6 +25,7 @@ from zerograd_guard.lint.flow.state import (
     initial,
     materialize,
     related,
+    sorted_entries,
     with_entries,
 )
 from zerograd_guard.lint.model.events import (
@@ -305,7 +306,7 @@ class FlowEngine:
                         kept.add((tag, atom, True))
                 continue
             kept.add((tag, atom, value))
-        return (default, tuple(sorted(entries.items(), key=lambda item: item[0])), frozenset(kept))
+        return (default, sorted_entries(entries), frozenset(kept))
 
     def try_(self, statement: Try, states: set[State], frame: _Frame) -> _Outcome:
         outcome = _Outcome()

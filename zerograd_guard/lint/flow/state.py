@@ -50,10 +50,15 @@ def status(state: State, key: str) -> Status:
     return state[0]
 
 
+def sorted_entries(entries: dict[str, Status]) -> tuple[tuple[str, Status], ...]:
+    """Entries in key order (keys are unique, so plain tuple order is key order)."""
+    return tuple(sorted(entries.items()))
+
+
 def with_entries(state: State, entries: dict[str, Status], default: Status | None = None) -> State:
     return (
         state[0] if default is None else default,
-        tuple(sorted(entries.items(), key=lambda item: item[0])),
+        sorted_entries(entries),
         state[2],
     )
 

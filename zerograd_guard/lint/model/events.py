@@ -27,6 +27,9 @@ class EventKind(Enum):
     HAVOC = "havoc"  # unknown call that may clear ``optimizers`` (state becomes unknown)
     KILL = "kill"  # assignment to names a condition reads
 
+    # members are singletons: identity hashing (Enum's own hashes the name, in Python)
+    __hash__ = object.__hash__
+
 
 ALL = "*"
 """Target meaning every optimizer (an unknown clear, a loop over all optimizers)."""
@@ -83,6 +86,14 @@ class Atom:
     names: frozenset[str]
     accumulation: bool = False
     counter: str | None = None
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # atoms are hashed on every branch of every path: compute it once
+        object.__setattr__(self, "_hash", hash((self.key, self.names, self.accumulation)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(eq=False)

@@ -63,3 +63,15 @@ class ModuleModel:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     # optimizer name -> modules its parameters came from (None: unknown), after resolution
     ties: dict[str, frozenset[str] | None] = field(default_factory=dict)
+
+    def release(self) -> None:
+        """Break the model's reference cycles (events point at their function, nested
+        functions at their parent) once it is no longer needed, so the model and the
+        libcst tree it holds are freed at once by reference counting, not left for the
+        cyclic garbage collector (whose full passes then walk every tree kept alive)."""
+        for function in self.functions:
+            function.body = []
+            function.nested = {}
+            function.parent = None
+        self.functions = []
+        self.classes = {}

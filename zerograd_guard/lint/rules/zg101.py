@@ -149,7 +149,10 @@ for real in loader:
             line = model.line(backward.node)
 
             def nearest(step: Event, line: int = line, backward: Event = backward) -> tuple:
-                return (step.function is not backward.function, abs(model.line(step.node) - line))
+                """Same function first, then the closest line; on a tie the later step
+                (the loop's own step, not one before the loop)."""
+                step_line = model.line(step.node)
+                return (step.function is not backward.function, abs(step_line - line), -step_line)
 
             key, steps = min(leaks, key=lambda leak: (min(map(nearest, leak[1])), leak[0]))
             step = min(steps, key=nearest)
