@@ -178,8 +178,8 @@ class Positions:
         if not self._line_starts:
             self._line_starts = [0]
             self._line_starts.extend(match.end() for match in _NEWLINE.finditer(self.source))
-        if isinstance(statement, cst.SimpleStatementLine):
-            found = self._search(statement)
+        if self._statements is None and isinstance(statement, cst.SimpleStatementLine):
+            found = self._search(statement)  # once the file is parsed, its lines are known
             if found is not None:
                 return found
         mapping = self._mapping()

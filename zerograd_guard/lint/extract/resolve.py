@@ -82,6 +82,7 @@ class Resolver:
         self.model = model
         self.options = options
         self.duck_types: dict[str, str] = {}
+        self._held: dict[tuple[str, FunctionModel], Holds] = {}  # what ``holds`` found
         owners: dict[str, set[str]] = {}
         for info in model.classes.values():
             for name in info.methods:
@@ -110,10 +111,13 @@ class Resolver:
             return Holds(OPTIMIZER, ALL)
         if depth > 6:
             return Holds(None, key)
+        if depth == 0 and (key, function) in self._held:  # asked again for every event
+            return self._held[key, function]
         found = self._declared(key, function, depth)
-        if found is not None and found.kind is not None:
-            return found
-        return self._by_name(key)
+        held = found if found is not None and found.kind is not None else self._by_name(key)
+        if depth == 0:
+            self._held[key, function] = held
+        return held
 
     def _by_name(self, key: str) -> Holds:
         if looks_like_optimizer(key):

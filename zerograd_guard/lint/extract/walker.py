@@ -466,6 +466,9 @@ class _Walker:
 
     def expr(self, node: cst.CSTNode, out: list[Statement]) -> None:
         kind = type(node)
+        while kind is cst.Attribute:  # in ``a.b.c`` only the innermost value may hold a call
+            node = node.value  # type: ignore[attr-defined]
+            kind = type(node)
         if kind in _SKIPPED_EXPRESSIONS:
             return
         if kind is cst.Call:
@@ -475,7 +478,8 @@ class _Walker:
         if self.depth > MAX_EXPRESSION_DEPTH:
             raise AnalysisError("nesting too deep to analyse")
         for sub in subnodes(node):
-            self.expr(sub, out)
+            if type(sub) not in _SKIPPED_EXPRESSIONS:
+                self.expr(sub, out)
         self.depth -= 1
 
     def call(self, node: cst.Call, out: list[Statement]) -> None:
@@ -487,7 +491,7 @@ class _Walker:
             value = arg.value
             if type(value) is cst.Lambda and type(value.body) is cst.Call:
                 closure = key_of(value.body.func)
-            else:
+            elif type(value) not in _SKIPPED_EXPRESSIONS:
                 self.expr(value, out)
         name = callee_name(func)
         if name is None:
@@ -512,24 +516,26 @@ class _Walker:
             if any(_mentions_grad(arg.value) for arg in node.args):
                 out.append(self._manual_step(node, receiver))
             return
+        configured_step = name in options.extra_step_calls
+        if receiver is None and name in BUILTINS and not configured_step:
+            return
         positional = tuple(key_of(arg.value) for arg in node.args if arg.keyword is None)
         keywords = frozenset(
             arg.keyword.value
             for arg in node.args
             if arg.keyword is not None and _is_true_constant(arg.value)
         )
+        receiver_key = key_of(receiver) if receiver is not None else None
+        if (
+            receiver is not None
+            and not configured_step
+            and not self._interesting_method(name, receiver_key, positional, keywords)
+        ):
+            return  # a method call that cannot touch gradients
         kwargs = tuple(
             (arg.keyword.value, key_of(arg.value)) for arg in node.args if arg.keyword is not None
         )
-        if closure is None:
-            closure = next(
-                (key for arg in node.args if (key := key_of(arg.value)) and "closure" in key),
-                None,
-            )
-            if closure is None and name == "step" and positional:
-                closure = positional[0]
-        receiver_key = key_of(receiver) if receiver is not None else None
-        if name in options.extra_step_calls:
+        if configured_step:
             # which optimizer it steps is decided on resolution (see ``CONFIGURED_STEP``)
             handed = (*positional, *(value for _, value in kwargs), receiver_key)
             out.append(
@@ -541,9 +547,14 @@ class _Walker:
                 )
             )
             return
+        if closure is None:
+            closure = next(
+                (key for arg in node.args if (key := key_of(arg.value)) and "closure" in key),
+                None,
+            )
+            if closure is None and name == "step" and positional:
+                closure = positional[0]
         if receiver is None:
-            if name in BUILTINS:
-                return
             out.append(
                 self.event(
                     EventKind.CALL,
@@ -556,7 +567,29 @@ class _Walker:
                 )
             )
             return
-        interesting = (
+        out.append(
+            self.event(
+                EventKind.METHOD,
+                node,
+                receiver=receiver_key,
+                receiver_node=receiver,
+                method=name,
+                args=positional,
+                kwargs=kwargs,
+                keywords=keywords,
+                closure=closure,
+            )
+        )
+
+    def _interesting_method(
+        self,
+        name: str,
+        receiver_key: str | None,
+        positional: tuple[str | None, ...],
+        keywords: frozenset[str],
+    ) -> bool:
+        """Whether ``receiver.name(...)`` may step, clear or reach code that does."""
+        return (
             name in RAW_METHODS
             or "zero_grad" in keywords
             or receiver_key in ("self", "cls")
@@ -566,20 +599,6 @@ class _Walker:
             or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
         )
-        if interesting:
-            out.append(
-                self.event(
-                    EventKind.METHOD,
-                    node,
-                    receiver=receiver_key,
-                    receiver_node=receiver,
-                    method=name,
-                    args=positional,
-                    kwargs=kwargs,
-                    keywords=keywords,
-                    closure=closure,
-                )
-            )
 
 
 def _constructs_optimizer(value: cst.BaseExpression) -> bool:

@@ -23,9 +23,9 @@ from zerograd_guard.lint.flow.state import (
     State,
     Status,
     initial,
+    map_statuses,
     materialize,
     related,
-    sorted_entries,
     with_entries,
 )
 from zerograd_guard.lint.model.events import (
@@ -290,10 +290,10 @@ class FlowEngine:
         skipped_window = any(atom.accumulation for _, atom, _ in assumptions) or not self.has_step(
             loop.body
         )
-        default, entries = state[0], dict(state[1])
+        default, entries = state[0], state[1]
         if skipped_window:
             default = _carry(default, loop)
-            entries = {key: _carry(value, loop) for key, value in entries.items()}
+            entries = tuple((key, _carry(value, loop)) for key, value in entries)
         kept = set()
         for tag, atom, value in assumptions:
             if atom.names & loop.assigned or (atom.counter and atom.counter in loop.targets):
@@ -306,7 +306,7 @@ class FlowEngine:
                         kept.add((tag, atom, True))
                 continue
             kept.add((tag, atom, value))
-        return (default, sorted_entries(entries), frozenset(kept))
+        return (default, entries, frozenset(kept))
 
     def try_(self, statement: Try, states: set[State], frame: _Frame) -> _Outcome:
         outcome = _Outcome()
@@ -404,8 +404,7 @@ class FlowEngine:
                 return value if event in value[1] else ("F", value[1] | {event})
             return ("F", frozenset({event}))
 
-        entries = {key: add(value) for key, value in state[1]}
-        return with_entries(state, entries, add(state[0]))
+        return map_statuses(state, add)
 
     def _step(self, state: State, event: Event, keys: tuple[str, ...]) -> State:
         entries = dict(state[1])
@@ -529,7 +528,7 @@ class FlowEngine:
 
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
-            return with_entries(state, {key: UNKNOWN for key, _ in state[1]}, UNKNOWN)
+            return map_statuses(state, _unknown)
         entries = dict(state[1])
         for key in keys:
             entries[key] = UNKNOWN
@@ -758,8 +757,11 @@ def _maybe_fresh(state: State) -> State:
     def refresh(value: Status) -> Status:
         return UNKNOWN if value[0] == "D" else value
 
-    entries = {key: refresh(value) for key, value in state[1]}
-    return with_entries(state, entries, refresh(state[0]))
+    return map_statuses(state, refresh)
+
+
+def _unknown(_: Status) -> Status:
+    return UNKNOWN
 
 
 def _carry(value: Status, loop: Loop) -> Status:

@@ -15,7 +15,7 @@ conditions ``step`` ran under within its loop iteration.
 
 from __future__ import annotations
 
-from zerograd_guard.lint.flow.state import State, Status, with_entries
+from zerograd_guard.lint.flow.state import State, Status, map_statuses
 from zerograd_guard.lint.model.events import Atom, Loop
 
 Guards = frozenset[Atom | None]
@@ -65,6 +65,4 @@ def skip_clear(state: State, condition: Atom | None) -> State:
             return (*value[:4], value[4] | {condition}, value[5])
         return value
 
-    default = mark(state[0])
-    entries = {key: mark(value) for key, value in state[1]}
-    return with_entries(state, entries, default)
+    return map_statuses(state, mark)

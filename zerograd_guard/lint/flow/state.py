@@ -29,6 +29,7 @@ A state is ``(default, entries, assumptions)``: ``entries`` is a sorted tuple of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 Status = tuple[Any, ...]
@@ -53,6 +54,12 @@ def status(state: State, key: str) -> Status:
 def sorted_entries(entries: dict[str, Status]) -> tuple[tuple[str, Status], ...]:
     """Entries in key order (keys are unique, so plain tuple order is key order)."""
     return tuple(sorted(entries.items()))
+
+
+def map_statuses(state: State, change: Callable[[Status], Status]) -> State:
+    """``state`` with ``change`` applied to every status (the keys, and so their order,
+    stay as they are)."""
+    return (change(state[0]), tuple((key, change(value)) for key, value in state[1]), state[2])
 
 
 def with_entries(state: State, entries: dict[str, Status], default: Status | None = None) -> State:
