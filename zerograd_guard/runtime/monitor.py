@@ -37,7 +37,13 @@ from zerograd_guard.runtime.report import (
     StepEvent,
 )
 from zerograd_guard.runtime.sites import Site, capture_site
-from zerograd_guard.runtime.verdict import Entry, Judgement, StepContext, judge_step
+from zerograd_guard.runtime.verdict import (
+    Entry,
+    Judgement,
+    StepContext,
+    clean_step,
+    judge_step,
+)
 
 if TYPE_CHECKING:
     from zerograd_guard.runtime.guard import Guard
@@ -308,16 +314,28 @@ class Monitor:
         else:
             if entries:
                 return  # an outer optimizer (Lookahead-style) already judged this very step
-        sessions = self._sessions
+        contract = _contract(self._sessions)
+        passes = clean_step(entries, contract)
+        if passes is not None:
+            self._record_clean(tracker, passes)
+            return
         context = StepContext(
             optimizer=optimizer,
             label=tracker.label,
             step=tracker.steps + 1,
-            contract=_contract(sessions),
+            contract=contract,
             last_clear=self.last_clear,
         )
         judgement = judge_step(entries, context)
         self._record(tracker, context, judgement)
+
+    def _record_clean(self, tracker: OptimizerTracker, backward_passes: int) -> None:
+        """A step with no finding: count it and keep its (bounded) event, nothing more."""
+        event = StepEvent(tracker.label, tracker.steps + 1, backward_passes, "ok")
+        for session in self._sessions:
+            report = session.report
+            report.steps_checked += 1
+            report.events.append(event)
 
     def _record(
         self, tracker: OptimizerTracker, context: StepContext, judgement: Judgement

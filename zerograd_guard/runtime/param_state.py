@@ -155,8 +155,12 @@ class ParamState:
             and grad_version(grad) == self.boundary_version
         )
 
-    def before_accumulation(self, grad: torch.Tensor | None) -> None:
-        """Pre-accumulation hook body: classify what the coming accumulation lands on."""
+    def before_accumulation(self, incoming: torch.Tensor) -> None:
+        """Pre-accumulation hook: classify what the coming accumulation lands on."""
+        param = self.param()
+        if param is None:
+            return
+        grad = param.grad
         self.touched = True
         self.judged = False
         if self.accumulations and grad is not None:
@@ -176,7 +180,7 @@ class ParamState:
             self.pending = CLEAN
 
     def after_accumulation(self, param: torch.Tensor) -> None:
-        """Post-accumulation hook body: the backward pass really landed in ``.grad``."""
+        """Post-accumulation hook: the backward pass really landed in ``.grad``."""
         self.touched = True
         self.judged = False
         pending = self.pending
@@ -207,19 +211,10 @@ def any_nonzero(grad: torch.Tensor) -> torch.Tensor | None:
 
 
 def install_hooks(state: ParamState, param: torch.Tensor) -> None:
-    """Register the two autograd hooks; they hold the state, and the parameter weakly."""
-    param_ref = state.param
-
-    def pre_accumulation_hook(incoming: torch.Tensor) -> None:
-        owner = param_ref()
-        if owner is not None:
-            state.before_accumulation(owner.grad)
-
-    def post_accumulation_hook(param: torch.Tensor) -> None:
-        state.after_accumulation(param)
-
-    state.handles.append(param.register_hook(pre_accumulation_hook))
-    state.handles.append(param.register_post_accumulate_grad_hook(post_accumulation_hook))
+    """Register the two autograd hooks: the state's own methods (it holds the parameter
+    weakly), so each hook is one Python call."""
+    state.handles.append(param.register_hook(state.before_accumulation))
+    state.handles.append(param.register_post_accumulate_grad_hook(state.after_accumulation))
 
 
 def remove_hooks(state: ParamState) -> None:

@@ -22,7 +22,10 @@ _INTERNAL_DIRS = (
     os.path.dirname(os.__file__) + os.sep + "contextlib.py",
     os.path.dirname(os.__file__) + os.sep + "functools.py",
 )
-_internal_by_code: dict[CodeType, bool] = {}
+# Keyed by ``id()``, not by the code object: hashing a code object hashes its constants
+# and names afresh on every lookup (microseconds for torch's long ``backward``). The
+# entry holds the code object, so its id cannot be reused by another one.
+_internal_by_id: dict[int, tuple[CodeType, bool]] = {}
 
 
 def capture_site(skip: int = 1) -> Site | None:
@@ -33,11 +36,11 @@ def capture_site(skip: int = 1) -> Site | None:
         return None
     while frame is not None:
         code = frame.f_code
-        internal = _internal_by_code.get(code)
-        if internal is None:
-            internal = code.co_filename.startswith(_INTERNAL_DIRS)
-            _internal_by_code[code] = internal
-        if not internal:
+        known = _internal_by_id.get(id(code))
+        if known is None:
+            known = code, code.co_filename.startswith(_INTERNAL_DIRS)
+            _internal_by_id[id(code)] = known
+        if not known[1]:
             return code, frame.f_lineno
         frame = frame.f_back
     return None

@@ -53,6 +53,28 @@ class StepContext:
     last_clear: Site | None
 
 
+def clean_step(entries: list[Entry], contract: int | None) -> int | None:
+    """The backward passes an unremarkable step consumed, or None if it needs judging.
+
+    Unremarkable: every parameter accumulated into a gradient it still holds, no window
+    started on the previously stepped gradient, no clear discarded a backward pass
+    since that step, and the count meets the ``accumulate`` contract. ``judge_step``
+    finds nothing in such a step; this loop reaches the same verdict without building
+    its lists, so the correct path (nearly every step) stays cheap.
+    """
+    passes = 0
+    for param, state in entries:
+        accumulations = state.accumulations
+        if not accumulations or state.origin == STALE or state.discarded or param.grad is None:
+            return None
+        if accumulations > passes:
+            passes = accumulations
+        state.judged = True
+    if not passes or (contract is not None and passes != contract):
+        return None
+    return passes
+
+
 def judge_step(entries: list[Entry], context: StepContext) -> Judgement:
     fresh = 0
     backward_passes = 0

@@ -1,0 +1,46 @@
+"""The per-step path of the guard: what a clean step leaves behind, and the site cache."""
+
+from __future__ import annotations
+
+import os
+
+import torch
+
+from tests.runtime.conftest import loss_of
+from zerograd_guard.runtime import guard, report
+from zerograd_guard.runtime.sites import capture_site
+
+
+def test_clean_steps_are_counted_and_their_events_stay_bounded(monkeypatch, model, x):
+    monkeypatch.setattr(report, "MAX_EVENTS", 5)
+    opt = torch.optim.Adam(model.parameters())
+    with guard() as session:
+        for _ in range(8):
+            opt.zero_grad()
+            loss_of(model, x).backward()
+            opt.step()
+    assert session.report.steps_checked == 8
+    assert [event.step for event in session.report.events] == [4, 5, 6, 7, 8]
+    assert {(event.backward_passes, event.verdict) for event in session.report.events} == {
+        (1, "ok")
+    }
+    assert not session.report.violations and not session.report.warnings
+
+
+def test_site_cache_tells_apart_code_objects_with_equal_content():
+    """Equal code objects compare (and hash) equal whatever their file: the internal /
+    user classification must be cached per object, not per value."""
+    source = "def call(function):\n    return function()\n"
+    internal: dict[str, object] = {}
+    user: dict[str, object] = {}
+    torch_dir = os.path.dirname(torch.__file__)
+    exec(compile(source, os.path.join(torch_dir, "_zg_fake.py"), "exec"), internal)
+    exec(compile(source, "/elsewhere/user_helpers.py", "exec"), user)
+    internal_call, user_call = internal["call"], user["call"]
+    assert internal_call.__code__ == user_call.__code__  # the trap this test is about
+
+    seen_from_internal = internal_call(lambda: capture_site(2))
+    seen_from_user = user_call(lambda: capture_site(2))
+
+    assert seen_from_internal is not None and seen_from_internal[0] is not internal_call.__code__
+    assert seen_from_user == (user_call.__code__, 2)
