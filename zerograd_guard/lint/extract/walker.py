@@ -710,22 +710,35 @@ def _finalize(function: FunctionModel) -> None:
     """Drop assignments no condition reads and conditions nothing correlates with."""
     counts: dict[object, int] = {}
     condition_names: set[str] = set()
-    for statement in _walk_statements(function.body):
-        if isinstance(statement, If) and statement.atom is not None:
-            counts[statement.atom.key] = counts.get(statement.atom.key, 0) + 1
-            condition_names |= statement.atom.names
-        elif isinstance(statement, Loop):
-            statement.assigned = (
-                frozenset(
-                    name
-                    for inner in _walk_statements(statement.body)
-                    if isinstance(inner, Event) and inner.kind == EventKind.KILL
-                    for name in inner.names
-                )
-                | statement.targets
-            )
+    _survey(function.body, counts, condition_names)
     function.condition_counts = counts
     _prune(function.body, frozenset(condition_names))
+
+
+def _survey(statements: list[Statement], counts: dict[object, int], names: set[str]) -> set[str]:
+    """Count conditions and collect the names they read; set what each loop assigns.
+    Returns the names ``statements`` assign (one pass, however deep loops nest)."""
+    assigned: set[str] = set()
+    for statement in statements:
+        if isinstance(statement, Event):
+            if statement.kind == EventKind.KILL:
+                assigned |= statement.names
+        elif isinstance(statement, If):
+            if statement.atom is not None:
+                counts[statement.atom.key] = counts.get(statement.atom.key, 0) + 1
+                names |= statement.atom.names
+            assigned |= _survey(statement.body, counts, names)
+            assigned |= _survey(statement.orelse, counts, names)
+        elif isinstance(statement, Loop):
+            inside = _survey(statement.body, counts, names)
+            statement.assigned = frozenset(inside) | statement.targets
+            assigned |= inside
+            assigned |= _survey(statement.orelse, counts, names)
+        elif isinstance(statement, Try):
+            parts = (statement.body, *statement.handlers, statement.orelse, statement.finalbody)
+            for part in parts:
+                assigned |= _survey(part, counts, names)
+    return assigned
 
 
 def _prune(statements: list[Statement], condition_names: frozenset[str]) -> None:

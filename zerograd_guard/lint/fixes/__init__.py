@@ -77,6 +77,9 @@ def move_clears_after_step(analysed: AnalyzedModule, clears: set[Event], step: E
         ):
             return None
     statements = [clear.statement for clear in ordered]
+    for statement in statements:
+        assert statement is not None
+        analysed.positions.anchor(statement.body[0], statement)  # placed from its line
     analysed.positions.compute(
         [target, *statements, *(s.body[0] for s in statements if s is not None)]
     )
