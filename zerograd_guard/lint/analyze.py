@@ -72,10 +72,15 @@ def analyse_module(
     model = build_model(module, options)
     resolve_module(model, options)
     observations = check_flow(model)
-    positions = Positions(module, source)
-    for function in model.functions:
-        for event in events_of(function.body):
-            positions.anchor(event.node, event.anchor)
+    positions = Positions(
+        module,
+        source,
+        lambda: (
+            (event.node, event.anchor)
+            for function in model.functions
+            for event in events_of(function.body)
+        ),
+    )
     return AnalyzedModule(
         source=source,
         module=module,

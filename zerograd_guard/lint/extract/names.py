@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import functools
 import re
+import typing
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -14,20 +16,30 @@ import libcst as cst
 from zerograd_guard.lint.model.events import Atom
 
 _SKIPPED_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "bracket", "brace")
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_SKIPPED_NAMES = ("operator", "equal", "star", "colon", "dot", "attr")
+# per node type: (field, holds a sequence of nodes) for the fields that may hold nodes
+_CHILD_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 
-def _fields(node_type: type) -> tuple[str, ...]:
-    names = _FIELDS.get(node_type)
-    if names is None:
-        names = tuple(
-            f.name
+def _holds_nodes(annotation: object) -> bool:
+    """Whether a field annotated ``annotation`` can hold a libcst node."""
+    if isinstance(annotation, type):
+        return issubclass(annotation, cst.CSTNode)
+    return any(_holds_nodes(arg) for arg in typing.get_args(annotation))
+
+
+def _child_fields(node_type: type) -> tuple[tuple[str, bool], ...]:
+    fields = _CHILD_FIELDS.get(node_type)
+    if fields is None:
+        fields = tuple(
+            (f.name, typing.get_origin(f.type) is collections.abc.Sequence)
             for f in dataclasses.fields(node_type)
             if not any(part in f.name for part in _SKIPPED_FIELDS)
-            and f.name not in ("operator", "equal", "star", "colon", "dot", "attr")
+            and f.name not in _SKIPPED_NAMES
+            and _holds_nodes(f.type)
         )
-        _FIELDS[node_type] = names
-    return names
+        _CHILD_FIELDS[node_type] = fields
+    return fields
 
 
 _IS_NODE: dict[type, bool] = {}
@@ -44,12 +56,14 @@ def _is_node(value: object) -> bool:
 
 
 def subnodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The child nodes of ``node`` that can hold expressions (no whitespace, brackets,
+    commas or operators), read through a per-type table of its fields."""
     found: list[cst.CSTNode] = []
-    for name in _fields(type(node)):
+    for name, many in _child_fields(type(node)):
         value = getattr(node, name)
-        if type(value) in (tuple, list):
-            found.extend(item for item in value if _is_node(item))
-        elif _is_node(value):
+        if many:
+            found.extend(value)
+        elif value is not None and _is_node(value):  # may be a sentinel
             found.append(value)
     return found
 

@@ -16,6 +16,7 @@ import ast
 import bisect
 import re
 import warnings
+from collections.abc import Callable, Iterable
 from contextlib import nullcontext, suppress
 from dataclasses import dataclass, field
 from typing import Any
@@ -145,10 +146,18 @@ def _map_compound(statement: Any, node: Any, out: dict) -> None:
 class Positions:
     """Spans of nodes of one module, computed lazily and in batches."""
 
-    def __init__(self, module: cst.Module, source: str) -> None:
+    def __init__(
+        self,
+        module: cst.Module,
+        source: str,
+        anchored: Callable[[], Iterable[tuple[cst.CSTNode, cst.CSTNode | None]]] | None = None,
+    ) -> None:
+        """``anchored`` lists (node, the statement holding it) pairs; it is called once,
+        when the first span is wanted (most files report nothing)."""
         self.module = module
         self.source = source
         self.anchors: dict[int, cst.CSTNode] = {}  # node -> the statement holding it
+        self._anchored = anchored
         self._spans: dict[int, Span] = {}
         self._statements: dict[int, tuple[ast.stmt, ast.stmt]] | None = None
         self._line_starts: list[int] = []
@@ -162,6 +171,10 @@ class Positions:
         missing = [node for node in nodes if id(node) not in self._spans]
         if not missing:
             return
+        if self._anchored is not None:
+            for node, statement in self._anchored():
+                self.anchor(node, statement)
+            self._anchored = None
         rest = [node for node in missing if not self._place(node)]
         if rest:
             self._generate(rest)

@@ -485,7 +485,9 @@ class _Walker:
     def call(self, node: cst.Call, out: list[Statement]) -> None:
         func = node.func
         receiver = func.value if type(func) is cst.Attribute else None
-        self.expr(receiver if receiver is not None else func, out)
+        callee = receiver if receiver is not None else func
+        if type(callee) not in _SKIPPED_EXPRESSIONS:
+            self.expr(callee, out)
         closure: str | None = None
         for arg in node.args:
             value = arg.value

@@ -535,6 +535,8 @@ class FlowEngine:
         return with_entries(state, entries)
 
     def _kill(self, state: State, event: Event, frame: _Frame) -> State:
+        if not state[2]:
+            return state  # no assumption to forget
         kept = set()
         for tag, atom, value in state[2]:
             if tag == frame.tag and atom.names & event.names:
