@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -57,6 +58,13 @@ class CorpusResult:
         value = self.cpu_median if cpu else self.median
         top, bottom = value(numerator), value(denominator)
         return top / bottom if top is not None and bottom else None
+
+    def paired_ratio(self, numerator: str, denominator: str) -> float | None:
+        """Median of the per-repetition ratios of two measurements taken side by side."""
+        top, bottom = self.measurements.get(numerator), self.measurements.get(denominator)
+        if top is None or bottom is None or not top.runs or len(top.runs) != len(bottom.runs):
+            return None
+        return statistics.median(a / b for a, b in zip(top.runs, bottom.runs, strict=True) if b)
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -110,6 +118,40 @@ def _analyse_all(texts: list[str]) -> int:
             with contextlib.suppress(AnalysisError):
                 analyze_source(text)
     return analysed
+
+
+def _paired(parse: Measurement, analysis: Measurement, texts: list[str]) -> Callable[[], None]:
+    """``libcst.parse_module`` and the analysis of the same file back to back, file after
+    file (which goes first alternates), summed per repetition: on a machine whose speed
+    drifts over seconds both see the same conditions, so their ratio is steadier than
+    that of the two whole-set measurements, which run tens of seconds apart."""
+    import libcst
+
+    from zerograd_guard.lint.analyze import analyze_source
+    from zerograd_guard.lint.errors import AnalysisError
+    from zerograd_guard.lint.prefilter import may_contain_backward
+
+    def parse_one(text: str) -> None:
+        with contextlib.suppress(Exception):
+            libcst.parse_module(text)
+
+    def analyse_one(text: str) -> None:
+        if may_contain_backward(text):
+            with contextlib.suppress(AnalysisError):
+                analyze_source(text)
+
+    def step() -> None:
+        totals = {parse_one: 0.0, analyse_one: 0.0}
+        for index, text in enumerate(texts):
+            order = (parse_one, analyse_one) if index % 2 == 0 else (analyse_one, parse_one)
+            for work in order:
+                start = time.process_time()
+                work(text)
+                totals[work] += time.process_time() - start
+        parse.runs.append(totals[parse_one])
+        analysis.runs.append(totals[analyse_one])
+
+    return step
 
 
 def _prefiltered(texts: list[str]) -> int:
@@ -184,10 +226,13 @@ def measure_corpus(
             m["ast"] = Measurement("ast.parse, in-process (CPU s)")
             m["libcst"] = Measurement("libcst.parse_module, in-process (CPU s)")
             m["analyse"] = Measurement("zerograd analysis, in-process (CPU s)")
+            m["paired_libcst"] = Measurement("libcst.parse_module, paired per file (CPU s)")
+            m["paired_analyse"] = Measurement("zerograd analysis, paired per file (CPU s)")
             steps += [
                 _cpu_timed(m["ast"], lambda: _ast_all(texts)),
                 _cpu_timed(m["libcst"], lambda: _libcst_all(texts)),
                 _cpu_timed(m["analyse"], lambda: _analyse_all(texts)),
+                _paired(m["paired_libcst"], m["paired_analyse"], texts),
             ]
         # Populate the warm cache (and the OS file cache) before anything is timed.
         warm_up = run_child(cli.command(1, cli.warm_cache), cli.scratch)

@@ -14,7 +14,17 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "benchmarks" / "run.py"
-LINTER_KEYS = {"ast", "libcst", "analyse", "cold_j1", "cold_jn", "warm_j1", "warm_jn"}
+LINTER_KEYS = {
+    "ast",
+    "libcst",
+    "analyse",
+    "paired_libcst",
+    "paired_analyse",
+    "cold_j1",
+    "cold_jn",
+    "warm_j1",
+    "warm_jn",
+}
 GUARD_MODELS = {"tiny 2-layer MLP", "10M-param MLP", "small CNN"}
 
 
@@ -76,7 +86,12 @@ def check_linter_sections(results: dict) -> None:
 
 def check_ratios(results: dict) -> None:
     dense = results["linter"]["dense"]["ratios"]
-    for name in ("analysis_over_libcst_parse", "warm_over_cold_j1", "warm_over_cold_jn"):
+    for name in (
+        "analysis_over_libcst_parse",
+        "analysis_over_libcst_parse_paired",
+        "warm_over_cold_j1",
+        "warm_over_cold_jn",
+    ):
         assert _positive(dense[name]), name
     for section in results["linter"].values():
         for name, value in section["ratios"].items():
