@@ -1,13 +1,13 @@
 """Line, column and character offsets of the few nodes that are reported.
 
 libcst nodes carry no positions; its position provider regenerates the whole module's code
-(several milliseconds). Reported nodes are few, so instead a statement is placed by
-searching the source for its code (libcst round-trips text exactly): when that code occurs
-once, that is where it is. Otherwise statements get their lines from Python's own ``ast``
-parse of the same text (a fraction of libcst's parse time, statements matched to libcst's
-by walking both trees in step). A node inside a statement is found by searching its exact
-code from the start of that statement. Nodes that cannot be placed that way fall back to
-one code-generation pass for all of them, stopped as soon as they are all placed.
+(several milliseconds). Reported nodes are few, so instead a simple statement is found by
+searching the source for its code (see ``statement_search``). Failing that, statements
+get their lines from Python's own ``ast`` parse of the same text (a fraction of libcst's
+parse time, statements matched to libcst's by walking both trees in step). A node inside
+a statement is found by searching its exact code from the start of that statement. Nodes
+that cannot be placed that way fall back to one code-generation pass for all of them,
+stopped as soon as they are all placed.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import Any
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
+
+from zerograd_guard.lint.extract.statement_search import StatementSearch
 
 _NEWLINE = re.compile(r"\r\n?|\n")
 
@@ -161,6 +163,7 @@ class Positions:
         self._spans: dict[int, Span] = {}
         self._statements: dict[int, tuple[ast.stmt, ast.stmt]] | None = None
         self._line_starts: list[int] = []
+        self._search: StatementSearch | None = None
 
     def anchor(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> None:
         """Remember which statement holds ``node`` (lets ``span`` avoid code generation)."""
@@ -192,7 +195,9 @@ class Positions:
             self._line_starts = [0]
             self._line_starts.extend(match.end() for match in _NEWLINE.finditer(self.source))
         if self._statements is None and isinstance(statement, cst.SimpleStatementLine):
-            found = self._search(statement)  # once the file is parsed, its lines are known
+            if self._search is None:
+                self._search = StatementSearch(self.module, self.source, self._line_starts)
+            found = self._search.lines(statement)  # once the file is parsed, lines are known
             if found is not None:
                 return found
         mapping = self._mapping()
@@ -202,17 +207,6 @@ class Positions:
         if isinstance(statement, cst.SimpleStatementLine):
             return first.lineno, last.end_lineno or last.lineno
         return first.lineno, first.lineno
-
-    def _search(self, statement: cst.SimpleStatementLine) -> tuple[int, int] | None:
-        """The statement's lines when its code (comment lines above it left out) occurs
-        exactly once in the source."""
-        bare = statement.with_changes(leading_lines=()) if statement.leading_lines else statement
-        code = self.module.code_for_node(bare).rstrip("\r\n")
-        start = self.source.find(code)
-        if not code or start < 0 or self.source.find(code, start + 1) >= 0:
-            return None
-        first = bisect.bisect_right(self._line_starts, start)
-        return first, first + len(_NEWLINE.findall(code))
 
     def _mapping(self) -> dict[int, tuple[ast.stmt, ast.stmt]]:
         if self._statements is None:
