@@ -115,6 +115,12 @@ ACCUMULATION_NAME = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=16384)
+def matches(pattern: re.Pattern[str], name: str) -> bool:
+    """``pattern.search(name)``, remembered: the same few names are tested again and again."""
+    return pattern.search(name) is not None
+
+
 def key_of(node: cst.CSTNode | None) -> str | None:
     """``self.opt`` / ``opts[0]`` / ``x`` for simple expressions, else None."""
     if type(node) is cst.Name:
@@ -183,7 +189,7 @@ def callee_name(func: cst.BaseExpression) -> str | None:
 @functools.lru_cache(maxsize=4096)
 def looks_like_optimizer(key: str) -> bool:
     name = last_segment(key)
-    return bool(OPTIMIZER_NAME.search(name)) and not NOT_OPTIMIZER_NAME.search(name)
+    return matches(OPTIMIZER_NAME, name) and not matches(NOT_OPTIMIZER_NAME, name)
 
 
 def names_in(node: cst.CSTNode) -> frozenset[str]:
@@ -248,7 +254,7 @@ def condition_atom(
             negated != window_negated,
         )
     names = names_in(test)
-    accumulation = _has_modulo(test) or any(ACCUMULATION_NAME.search(n) for n in names)
+    accumulation = _has_modulo(test) or any(matches(ACCUMULATION_NAME, n) for n in names)
     return Atom(key=source_key(test), names=names, accumulation=accumulation), negated
 
 
@@ -308,10 +314,10 @@ def may_write_grads(call: cst.Call, name: str) -> bool:
     ``set_grads(model, grads)``): named after gradients, or handed gradients/parameters."""
     if name in NOT_GRAD_WRITING_CALLS:
         return False
-    if GRAD_WRITING_CALL.search(name):
+    if matches(GRAD_WRITING_CALL, name):
         return True
     return any(
-        GRAD_HOLDER_NAME.search(last_segment(key))
+        matches(GRAD_HOLDER_NAME, last_segment(key))
         for arg in call.args
         for key in names_in(arg.value)
     )

@@ -27,6 +27,7 @@ from zerograd_guard.lint.extract.names import (
     callee_name,
     key_of,
     looks_like_optimizer,
+    matches,
     may_write_grads,
     subnodes,
 )
@@ -123,9 +124,9 @@ class Resolver:
         if looks_like_optimizer(key):
             return Holds(OPTIMIZER, key)
         last = key.rsplit(".", 1)[-1]
-        if SCALER_NAME.search(last):
+        if matches(SCALER_NAME, last):
             return Holds(SCALER, key)
-        if NOT_OPTIMIZER_NAME.search(last):
+        if matches(NOT_OPTIMIZER_NAME, last):
             return Holds(OTHER, key)
         return Holds(None, key)
 
@@ -218,13 +219,13 @@ class Resolver:
         origin = self.model.imports.get(dotted.split(".", 1)[0], "")
         if name in self.options.managed_engines:
             return Holds(ENGINE, key)
-        if "lr_scheduler" in dotted or "lr_scheduler" in origin or SCHEDULER_FACTORY.search(name):
+        if "lr_scheduler" in dotted or "lr_scheduler" in origin or matches(SCHEDULER_FACTORY, name):
             return Holds(OTHER, key)
         if (
             name in OPTIMIZER_CLASSES
             or "optim." in dotted
             or origin.startswith("torch.optim")
-            or OPTIMIZER_FACTORY.search(name)
+            or matches(OPTIMIZER_FACTORY, name)
         ):
             return Holds(OPTIMIZER, key, self.tie(value, function))
         if name == "optimizers":
@@ -463,13 +464,13 @@ class Resolver:
 
     def _opaque(self, event: Event, name: str, function: FunctionModel) -> list[Event]:
         """An unknown call: harmless unless it may clear (by name) or is handed optimizers."""
-        if CLEARISH_CALL.search(name):
+        if matches(CLEARISH_CALL, name):
             return [self._as(event, EventKind.HAVOC, (ALL,))]
         if (
             name in HARMLESS_CALLS
             or name in OPTIMIZER_CLASSES
-            or SCHEDULER_FACTORY.search(name)
-            or OPTIMIZER_FACTORY.search(name)
+            or matches(SCHEDULER_FACTORY, name)
+            or matches(OPTIMIZER_FACTORY, name)
         ):
             return []
         handed = [k for k in (*event.args, *(v for _, v in event.kwargs)) if k is not None]

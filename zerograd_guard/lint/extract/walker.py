@@ -27,6 +27,7 @@ from zerograd_guard.lint.extract.names import (
     expression_text,
     key_of,
     looks_like_optimizer,
+    matches,
     subnodes,
 )
 from zerograd_guard.lint.model.events import (
@@ -596,8 +597,8 @@ class _Walker:
             or "zero_grad" in keywords
             or receiver_key in ("self", "cls")
             or name in self.method_names
-            or CLEARISH_CALL.search(name) is not None
-            or GRAD_WRITING_CALL.search(name) is not None
+            or matches(CLEARISH_CALL, name)
+            or matches(GRAD_WRITING_CALL, name)
             or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
         )
@@ -610,7 +611,7 @@ def _constructs_optimizer(value: cst.BaseExpression) -> bool:
     if name == "optimizers":  # Lightning's getter returns the same optimizers every time
         return False
     return name in OPTIMIZER_CLASSES or (
-        OPTIMIZER_FACTORY.search(name) is not None and not SCHEDULER_FACTORY.search(name)
+        matches(OPTIMIZER_FACTORY, name) and not matches(SCHEDULER_FACTORY, name)
     )
 
 

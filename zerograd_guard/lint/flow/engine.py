@@ -187,15 +187,15 @@ class FlowEngine:
                 current = self.event(statement, current, frame)  # type: ignore[arg-type]
             elif kind is If:
                 current = self.branch(statement, current, frame, outcome)  # type: ignore[arg-type]
-            elif isinstance(statement, Loop):
-                inner = self.loop(statement, current, frame)
+            elif kind is Loop:
+                inner = self.loop(statement, current, frame)  # type: ignore[arg-type]
                 outcome.returns |= inner.returns
                 current = inner.normal
-            elif isinstance(statement, Try):
-                inner = self.try_(statement, current, frame)
+            elif kind is Try:
+                inner = self.try_(statement, current, frame)  # type: ignore[arg-type]
                 outcome.absorb_jumps(inner)
                 current = inner.normal
-            elif isinstance(statement, Jump):
+            elif kind is Jump:
                 target = {
                     "break": outcome.breaks,
                     "continue": outcome.continues,
