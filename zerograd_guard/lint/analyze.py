@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import gc
 import re
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 
 import libcst as cst
 
@@ -46,25 +44,6 @@ def _parse(source: str) -> cst.Module:
         ) from None
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a parsed tree is analysed.
-
-    The analysis allocates many short-lived containers and leaves no reference cycles
-    behind (``ModuleModel.release``; tested), so collections it would trigger find nothing
-    to free and only walk the live objects, the freshly parsed tree included. The parse
-    itself runs with the collector as the caller set it.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def analyse_module(
     module: cst.Module, source: str, options: AnalysisOptions = DEFAULT_OPTIONS
 ) -> AnalyzedModule:
@@ -102,13 +81,12 @@ def analyze_source(
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     analysed: AnalyzedModule | None = None
     try:
-        with _collector_paused():
-            analysed = analyse_module(module, source, options)
-            findings = [
-                finding
-                for rule in (BUILTIN_RULES if rules is None else rules)
-                for finding in rule().check(analysed)
-            ]
+        analysed = analyse_module(module, source, options)
+        findings = [
+            finding
+            for rule in (BUILTIN_RULES if rules is None else rules)
+            for finding in rule().check(analysed)
+        ]
     except AnalysisError:
         raise
     except RecursionError:
