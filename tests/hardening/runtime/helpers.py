@@ -26,6 +26,26 @@ def loss_of(model: torch.nn.Module, x: torch.Tensor) -> torch.Tensor:
     return model(x).pow(2).mean()
 
 
+def play_event(
+    event: str, model: torch.nn.Module, opt: torch.optim.Optimizer, x: torch.Tensor
+) -> None:
+    """One event of a generated training loop (see ``test_fuzz_loops.EVENTS``)."""
+    if event == "clear":
+        opt.zero_grad()
+    elif event == "clear_keep":
+        opt.zero_grad(set_to_none=False)
+    elif event == "module_clear":
+        model.zero_grad()
+    elif event.startswith("backward"):
+        loss_of(model, x).backward()
+        if event == "backward_clip":
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
+    elif event == "grad_only":
+        torch.autograd.grad(loss_of(model, x), list(model.parameters()))
+    else:
+        opt.step()
+
+
 def train(
     model: torch.nn.Module,
     opt: torch.optim.Optimizer,

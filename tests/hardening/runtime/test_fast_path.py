@@ -14,7 +14,7 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.hardening.runtime.helpers import batch, loss_of, make_model
+from tests.hardening.runtime.helpers import batch, make_model, play_event
 from tests.hardening.runtime.test_fuzz_loops import EVENTS
 from zerograd_guard.runtime import GradientGuardWarning, guard, monitor, verdict
 
@@ -46,20 +46,7 @@ def play(events: list[str], contract: int | None, monkeypatch: pytest.MonkeyPatc
         warnings.simplefilter("ignore", GradientGuardWarning)
         with guard("warn", accumulate=contract):
             for event in events:
-                if event == "clear":
-                    opt.zero_grad()
-                elif event == "clear_keep":
-                    opt.zero_grad(set_to_none=False)
-                elif event == "module_clear":
-                    model.zero_grad()
-                elif event.startswith("backward"):
-                    loss_of(model, x).backward()
-                    if event == "backward_clip":
-                        torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
-                elif event == "grad_only":
-                    torch.autograd.grad(loss_of(model, x), list(model.parameters()))
-                else:
-                    opt.step()
+                play_event(event, model, opt, x)
     return check
 
 

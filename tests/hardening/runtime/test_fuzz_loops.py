@@ -12,7 +12,7 @@ import torch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.hardening.runtime.helpers import batch, loss_of, make_model, monitor_is_idle
+from tests.hardening.runtime.helpers import batch, make_model, monitor_is_idle, play_event
 from zerograd_guard.runtime import GradientGuardWarning, guard
 
 EVENTS = [
@@ -71,20 +71,7 @@ def run_guarded(events: list[str], optimizer: str) -> list[tuple[int, str]]:
         warnings.simplefilter("ignore", GradientGuardWarning)
         with guard("warn") as session:
             for event in events:
-                if event == "clear":
-                    opt.zero_grad()
-                elif event == "clear_keep":
-                    opt.zero_grad(set_to_none=False)
-                elif event == "module_clear":
-                    model.zero_grad()
-                elif event.startswith("backward"):
-                    loss_of(model, x).backward()
-                    if event == "backward_clip":
-                        torch.nn.utils.clip_grad_norm_(model.parameters(), 0.1)
-                elif event == "grad_only":
-                    torch.autograd.grad(loss_of(model, x), list(model.parameters()))
-                else:
-                    opt.step()
+                play_event(event, model, opt, x)
     return [(f.step, f.code) for f in session.report.violations]
 
 
