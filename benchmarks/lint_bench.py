@@ -97,27 +97,34 @@ def _ast_all(texts: list[str]) -> None:
             ast.parse(text)
 
 
-def _libcst_all(texts: list[str]) -> None:
+def _parse_one(text: str) -> None:
     import libcst
 
-    for text in texts:
-        with contextlib.suppress(Exception):  # libcst raises assorted errors on odd input
-            libcst.parse_module(text)
+    with contextlib.suppress(Exception):  # libcst raises assorted errors on odd input
+        libcst.parse_module(text)
 
 
-def _analyse_all(texts: list[str]) -> int:
-    """What a cold ``-j 1`` run does per file after reading it: pre-filter, then analyse."""
+def _analyse_one(text: str) -> bool:
+    """What a cold ``-j 1`` run does per file after reading it: pre-filter, then analyse;
+    whether the file passed the pre-filter."""
     from zerograd_guard.lint.analyze import analyze_source
     from zerograd_guard.lint.errors import AnalysisError
     from zerograd_guard.lint.prefilter import may_contain_backward
 
-    analysed = 0
+    if not may_contain_backward(text):
+        return False
+    with contextlib.suppress(AnalysisError):
+        analyze_source(text)
+    return True
+
+
+def _libcst_all(texts: list[str]) -> None:
     for text in texts:
-        if may_contain_backward(text):
-            analysed += 1
-            with contextlib.suppress(AnalysisError):
-                analyze_source(text)
-    return analysed
+        _parse_one(text)
+
+
+def _analyse_all(texts: list[str]) -> int:
+    return sum(_analyse_one(text) for text in texts)
 
 
 def _paired(parse: Measurement, analysis: Measurement, texts: list[str]) -> Callable[[], None]:
@@ -125,31 +132,17 @@ def _paired(parse: Measurement, analysis: Measurement, texts: list[str]) -> Call
     file (which goes first alternates), summed per repetition: on a machine whose speed
     drifts over seconds both see the same conditions, so their ratio is steadier than
     that of the two whole-set measurements, which run tens of seconds apart."""
-    import libcst
-
-    from zerograd_guard.lint.analyze import analyze_source
-    from zerograd_guard.lint.errors import AnalysisError
-    from zerograd_guard.lint.prefilter import may_contain_backward
-
-    def parse_one(text: str) -> None:
-        with contextlib.suppress(Exception):
-            libcst.parse_module(text)
-
-    def analyse_one(text: str) -> None:
-        if may_contain_backward(text):
-            with contextlib.suppress(AnalysisError):
-                analyze_source(text)
 
     def step() -> None:
-        totals = {parse_one: 0.0, analyse_one: 0.0}
+        totals = {_parse_one: 0.0, _analyse_one: 0.0}
         for index, text in enumerate(texts):
-            order = (parse_one, analyse_one) if index % 2 == 0 else (analyse_one, parse_one)
+            order = (_parse_one, _analyse_one) if index % 2 == 0 else (_analyse_one, _parse_one)
             for work in order:
                 start = time.process_time()
                 work(text)
                 totals[work] += time.process_time() - start
-        parse.runs.append(totals[parse_one])
-        analysis.runs.append(totals[analyse_one])
+        parse.runs.append(totals[_parse_one])
+        analysis.runs.append(totals[_analyse_one])
 
     return step
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import bisect
-import re
 import warnings
 from collections.abc import Callable, Iterable
 from contextlib import nullcontext, suppress
@@ -24,9 +23,7 @@ from typing import Any
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from zerograd_guard.lint.extract.statement_search import StatementSearch
-
-_NEWLINE = re.compile(r"\r\n?|\n")
+from zerograd_guard.lint.extract.statement_search import NEWLINE, StatementSearch
 
 
 @dataclass(frozen=True)
@@ -72,7 +69,7 @@ class _TrackingState(CodegenState):
         if "\n" not in value and "\r" not in value:
             self.column += len(value)
             return
-        parts = _NEWLINE.split(value)
+        parts = NEWLINE.split(value)
         self.line += len(parts) - 1
         self.column = len(parts[-1])
 
@@ -193,7 +190,7 @@ class Positions:
         """First and last line of a libcst statement (for a compound one, its header)."""
         if not self._line_starts:
             self._line_starts = [0]
-            self._line_starts.extend(match.end() for match in _NEWLINE.finditer(self.source))
+            self._line_starts.extend(match.end() for match in NEWLINE.finditer(self.source))
         if self._statements is None and isinstance(statement, cst.SimpleStatementLine):
             if self._search is None:
                 self._search = StatementSearch(self.module, self.source, self._line_starts)

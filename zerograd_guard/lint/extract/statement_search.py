@@ -19,7 +19,7 @@ import libcst as cst
 
 from zerograd_guard.lint.extract.names import key_of
 
-_NEWLINE = re.compile(r"\r\n?|\n")
+NEWLINE = re.compile(r"\r\n?|\n")  # every line ending Python accepts
 MAX_OCCURRENCES = 16  # more copies of one line than this: let the caller parse the file
 
 Shape = tuple[tuple[type, str | None], ...]
@@ -100,7 +100,7 @@ class StatementSearch:
                 return None
             start = occurrences[twins.index(statement)]
         first = bisect.bisect_right(self.line_starts, start)
-        return first, first + len(_NEWLINE.findall(code))
+        return first, first + len(NEWLINE.findall(code))
 
     def _code(self, statement: cst.SimpleStatementLine) -> str:
         """The statement's code without the comment lines above it (generated once)."""
