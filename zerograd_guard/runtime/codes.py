@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-# Rule pages are generated lowercase (docs/_hooks/rule_pages.py), as the linter links them.
-DOCS_URL = "https://zerograd-guard.readthedocs.io/en/latest/rules/{code}/"
-LIMITATIONS_URL = "https://zerograd-guard.readthedocs.io/en/latest/runtime/#limitations"
+from zerograd_guard.codes import DOCS_ROOT, docs_url
+
+LIMITATIONS_URL = f"{DOCS_ROOT}/runtime/#limitations"
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,7 @@ class RuleText:
     @property
     def docs(self) -> str:
         if self.code.startswith("ZG"):
-            return DOCS_URL.format(code=self.code.lower())
+            return docs_url(self.code)
         return LIMITATIONS_URL
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import quote
 
 from zerograd_guard._version import __version__
+from zerograd_guard.codes import docs_url
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.runner import Reported
 
@@ -31,7 +32,7 @@ FINGERPRINT_NAME = "zerogradLintHash/v1"
 
 
 def help_uri(code: str) -> str:
-    return f"{INFORMATION_URI}/en/latest/rules/{code.lower()}/"
+    return docs_url(code)
 
 
 def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:

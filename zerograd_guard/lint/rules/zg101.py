@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding, Fix
 from zerograd_guard.lint.fixes import insert_clear_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
@@ -13,8 +14,8 @@ from zerograd_guard.lint.rules.base import Rule, optimizer_label
 
 class GradientsNotCleared(Rule):
     code = "ZG101"
-    name = "gradients-not-cleared"
-    summary = "Gradients are not cleared between optimizer steps"
+    name = CODES["ZG101"].name
+    summary = CODES["ZG101"].summary
     explanation = """\
 PyTorch adds every `backward()` into `.grad`. When nothing clears the gradients between
 two `step()` calls, the second step applies the previous iteration's gradients again,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.fixes import move_clears_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
@@ -13,8 +14,8 @@ from zerograd_guard.lint.rules.base import Rule, optimizer_label
 
 class StepWithoutFreshGradients(Rule):
     code = "ZG102"
-    name = "step-without-fresh-gradients"
-    summary = "The optimizer step sees no fresh gradients"
+    name = CODES["ZG102"].name
+    summary = CODES["ZG102"].summary
     explanation = """\
 `optimizer.step()` applies whatever is in `.grad` at that moment. When the gradients are
 cleared between `backward()` and `step()` — or the step runs before the backward of its

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
@@ -11,8 +12,8 @@ from zerograd_guard.lint.rules.base import Rule, optimizer_label
 
 class ClearBreaksAccumulation(Rule):
     code = "ZG103"
-    name = "clear-breaks-accumulation"
-    summary = "Clearing on every micro-batch breaks gradient accumulation"
+    name = CODES["ZG103"].name
+    summary = CODES["ZG103"].summary
     explanation = """\
 Gradient accumulation sums the gradients of several micro-batches and steps once per
 window (`if (i + 1) % k == 0: optimizer.step()`, an inner micro-batch loop, a `sync`
