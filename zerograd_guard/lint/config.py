@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from zerograd_guard.lint.config_names import misnamed_tables
 from zerograd_guard.lint.options import AnalysisOptions
 
 if sys.version_info >= (3, 11):
@@ -30,12 +31,13 @@ _LIST_KEYS = (
     "extend-select",
     "ignore",
     "exclude",
+    "extend-exclude",
     "extend-backward-calls",
     "extend-clear-calls",
     "extend-step-calls",
     "managed-engines",
 )
-_KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores")
+_KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores", "cache-dir")
 
 
 class ConfigError(Exception):
@@ -54,6 +56,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     options: AnalysisOptions = field(default_factory=AnalysisOptions)
+    cache_dir: Path | None = None  # ``cache-dir``, relative to ``root``
 
 
 def _string_list(path: Path, key: str, value: Any) -> tuple[str, ...]:
@@ -79,6 +82,9 @@ def parse_table(table: Any, path: Path) -> Config:
         raise ConfigError(f"{path}: error: [tool.{TABLE}] per-file-ignores must be a table")
     for pattern, codes in raw_per_file.items():
         per_file.append((pattern, _string_list(path, f"per-file-ignores.{pattern!r}", codes)))
+    cache_dir = table.get("cache-dir")
+    if cache_dir is not None and not isinstance(cache_dir, str):
+        raise ConfigError(f"{path}: error: [tool.{TABLE}] cache-dir must be a string")
     options = AnalysisOptions(
         extra_backward_calls=frozenset(lists.get("extend-backward-calls", ())),
         extra_clear_calls=frozenset(lists.get("extend-clear-calls", ())),
@@ -91,9 +97,10 @@ def parse_table(table: Any, path: Path) -> Config:
         select=lists.get("select"),
         extend_select=lists.get("extend-select", ()),
         ignore=lists.get("ignore", ()),
-        exclude=lists.get("exclude", ()),
+        exclude=lists.get("exclude", ()) + lists.get("extend-exclude", ()),
         per_file_ignores=tuple(per_file),
         options=options,
+        cache_dir=path.parent / cache_dir if cache_dir else None,
     )
 
 
@@ -122,10 +129,24 @@ def load_config_file(path: Path) -> Config:
 class ConfigResolver:
     """Finds the config governing each directory; memoised per directory."""
 
-    def __init__(self, fixed: Config | None = None, default_root: Path | None = None) -> None:
-        self._fixed = fixed
-        self._default = Config(root=Path(os.path.abspath(default_root or Path.cwd())))
+    def __init__(
+        self,
+        fixed: Config | None = None,
+        default_root: Path | None = None,
+        extend_exclude: tuple[str, ...] = (),
+    ) -> None:
+        self._extend_exclude = extend_exclude  # --extend-exclude, added to every config
+        self._fixed = self._extended(fixed) if fixed is not None else None
+        self._default = self._extended(
+            Config(root=Path(os.path.abspath(default_root or Path.cwd())))
+        )
         self._by_dir: dict[Path, Config] = {}
+        self.warnings: list[str] = []  # one line each, e.g. a misnamed table
+
+    def _extended(self, config: Config) -> Config:
+        if not self._extend_exclude:
+            return config
+        return replace(config, exclude=config.exclude + self._extend_exclude)
 
     def for_path(self, path: Path, is_dir: bool | None = None) -> Config:
         """The config governing ``path`` (a file, or a folder when ``is_dir``)."""
@@ -148,7 +169,9 @@ class ConfigResolver:
             data = read_pyproject(candidate)
             tool = data.get("tool", {})
             if isinstance(tool, dict) and TABLE in tool:
-                config = parse_table(tool[TABLE], candidate)
+                config = self._extended(parse_table(tool[TABLE], candidate))
+            elif isinstance(tool, dict):
+                self.warnings.extend(misnamed_tables(tool, candidate))
         if config is None:
             parent = directory.parent
             config = self._default if parent == directory else self._for_dir(parent)

@@ -2,8 +2,9 @@
 
 Directory walks collect ``*.py``, ``*.pyi`` and ``*.ipynb`` files and never enter
 VCS folders, virtual environments (any folder holding ``pyvenv.cfg``), build
-outputs, caches or configured excludes. A file named on the command line is
-always linted, unless ``--force-exclude`` applies the excludes to it too.
+outputs, caches, configured excludes or (``--respect-gitignore``, the default) what
+``.gitignore`` files ignore. A file named on the command line is always linted, unless
+``--force-exclude`` applies the excludes to it too.
 """
 
 from __future__ import annotations
@@ -11,10 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fnmatch import fnmatch
 from pathlib import Path
 
 from zerograd_guard.lint.config import ConfigResolver
+from zerograd_guard.lint.paths import compile_patterns, matches, read_gitignore, relative_to
 
 LINTED_SUFFIXES = (".py", ".pyi", ".ipynb")
 SKIPPED_DIRS = frozenset(
@@ -48,68 +49,106 @@ class Discovered:
     missing: list[str]
 
 
-def _relative(path: Path, root: Path) -> str:
-    absolute = Path(os.path.abspath(path))
-    try:
-        return absolute.relative_to(root).as_posix()
-    except ValueError:
-        return absolute.as_posix()
+def matches_exclude(path: Path, patterns: Sequence[str], root: Path, is_dir: bool = False) -> bool:
+    """Whether ``path`` matches the ``exclude`` patterns (gitignore semantics, see ``paths``)."""
+    return matches(patterns, path, root, is_dir)
 
 
-def matches_exclude(path: Path, patterns: Sequence[str], root: Path) -> bool:
-    """gitignore-like: a pattern without ``/`` matches any path component."""
-    if not patterns:
-        return False
-    relative = _relative(path, root)
-    parts = relative.split("/")
-    for raw in patterns:
-        pattern = raw.rstrip("/")
-        if "/" in pattern:
-            pattern = pattern.removeprefix("./")
-            prefixes = ("/".join(parts[: i + 1]) for i in range(len(parts)))
-            if any(fnmatch(prefix, pattern) for prefix in prefixes):
-                return True
-        elif any(fnmatch(part, pattern) for part in parts):
-            return True
-    return False
+class _GitIgnores:
+    """The ``.gitignore`` files that govern a walk: those of the walked folders and of
+    their parents up to the enclosing git work tree."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._by_dir: dict[Path, tuple[tuple[Path, tuple[str, ...]], ...]] = {}
+
+    def _governing(self, folder: Path) -> tuple[tuple[Path, tuple[str, ...]], ...]:
+        cached = self._by_dir.get(folder)
+        if cached is None:
+            inherited: tuple[tuple[Path, tuple[str, ...]], ...] = ()
+            if not (folder / ".git").exists() and folder.parent != folder:
+                inherited = self._governing(folder.parent)
+            own = read_gitignore(folder)
+            cached = (*inherited, (folder, own)) if own else inherited
+            self._by_dir[folder] = cached
+        return cached
+
+    def ignored(self, path: Path, is_dir: bool) -> bool:
+        if not self.enabled:
+            return False
+        absolute = Path(os.path.abspath(path))
+        ignored = False
+        # Deeper files override shallower ones; the last matching pattern decides.
+        for folder, patterns in self._governing(absolute.parent):
+            decision = _decision(patterns, absolute, folder, is_dir)
+            if decision is not None:
+                ignored = decision
+        return ignored
 
 
-def _skipped_dir(directory: Path, resolver: ConfigResolver) -> bool:
+def _decision(patterns: tuple[str, ...], path: Path, folder: Path, is_dir: bool) -> bool | None:
+    """What one ``.gitignore`` says about ``path``: ignored, re-included (``!``), or nothing."""
+    relative = relative_to(path, folder)
+    if relative is None:
+        return None
+    result = compile_patterns(patterns).check_file(relative + "/" if is_dir else relative)
+    return result.include
+
+
+def _skipped_dir(directory: Path, resolver: ConfigResolver, gitignores: _GitIgnores) -> bool:
     if directory.name in SKIPPED_DIRS or (directory / "pyvenv.cfg").exists():
         return True
     config = resolver.for_path(directory, is_dir=True)
-    return matches_exclude(directory, config.exclude, config.root)
+    if matches_exclude(directory, config.exclude, config.root, is_dir=True):
+        return True
+    return gitignores.ignored(directory, is_dir=True)
 
 
-def _walk(root: Path, resolver: ConfigResolver) -> Iterable[Path]:
+def _walk(root: Path, resolver: ConfigResolver, gitignores: _GitIgnores) -> Iterable[Path]:
     for current, dirnames, filenames in os.walk(root):
         here = Path(current)
-        dirnames[:] = sorted(d for d in dirnames if not _skipped_dir(here / d, resolver))
+        dirnames[:] = sorted(
+            d for d in dirnames if not _skipped_dir(here / d, resolver, gitignores)
+        )
         for name in sorted(filenames):
             if not name.endswith(LINTED_SUFFIXES):
                 continue
             path = here / name
             config = resolver.for_path(path, is_dir=False)
-            if not matches_exclude(path, config.exclude, config.root):
+            if not matches_exclude(path, config.exclude, config.root) and not gitignores.ignored(
+                path, is_dir=False
+            ):
                 yield path
 
 
 def _force_excluded(path: Path, resolver: ConfigResolver) -> bool:
-    if any(part in SKIPPED_DIRS for part in Path(os.path.abspath(path)).parts[:-1]):
+    absolute = Path(os.path.abspath(path))
+    if any(part in SKIPPED_DIRS for part in absolute.parts[:-1]):
         return True
     config = resolver.for_path(path, is_dir=False)
+    # gitignore semantics: a pattern naming a folder also matches the files inside it.
     return matches_exclude(path, config.exclude, config.root)
 
 
-def discover(paths: Sequence[str], resolver: ConfigResolver, force_exclude: bool) -> Discovered:
-    """Expand command-line paths into a sorted, de-duplicated list of files."""
+def discover(
+    paths: Sequence[str],
+    resolver: ConfigResolver,
+    force_exclude: bool,
+    respect_gitignore: bool = True,
+) -> Discovered:
+    """Expand command-line paths into a sorted, de-duplicated list of files.
+
+    ``respect_gitignore``: directory walks skip what ``.gitignore`` files ignore (files
+    named on the command line are linted all the same).
+    """
+    gitignores = _GitIgnores(respect_gitignore)
     seen: set[Path] = set()
     files: list[Path] = []
     missing: list[str] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            candidates: Iterable[Path] = _walk(path, resolver)
+            candidates: Iterable[Path] = _walk(path, resolver, gitignores)
         elif path.is_file():
             candidates = [] if force_exclude and _force_excluded(path, resolver) else [path]
         else:

@@ -65,6 +65,10 @@ class FileTask:
     display: str
     settings: FileSettings
     run: RunSettings
+    # The file's bytes when they do not come from ``path`` (stdin, an editor buffer):
+    # then ``--fix`` puts the fixed bytes in ``FileResult.fixed_source`` instead of
+    # writing ``path``.
+    source: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,8 @@ class FileResult:
     error: str | None = None
     diff: str | None = None
     fixes_applied: int = 0
+    fixed_source: bytes | None = None  # for a task with ``source``: the bytes after --fix
+    fixed_codes: list[str] = field(default_factory=list)  # the code of each applied fix
 
 
 class _NeedsAnalysis(Exception):
@@ -185,7 +191,7 @@ def _visible(findings: list[Finding], program: _Program, disabled: frozenset[str
 
 def _apply_fixes(
     program: _Program, findings: list[Finding], analyse: _Analysis, task: FileTask, newline: str
-) -> tuple[_Program, list[Finding], int]:
+) -> tuple[_Program, list[Finding], list[str]]:
     """Apply fixes one at a time, re-analysing after each.
 
     A fix is kept only if the result parses, analyses, and has fewer findings of
@@ -195,7 +201,7 @@ def _apply_fixes(
     from zerograd_guard.lint.errors import AnalysisError
 
     rejected: set[tuple[str, tuple[tuple[int, int, str], ...]]] = set()
-    applied = 0
+    applied: list[str] = []
     disabled, unsafe = task.settings.disabled, task.run.unsafe_fixes
     for _ in range(MAX_FIX_ROUNDS):
         visible = _visible(findings, program, disabled)
@@ -218,7 +224,8 @@ def _apply_fixes(
         ):
             rejected.add(_fix_id(fix))
             continue
-        program, findings, applied = edited, new_findings, applied + 1
+        program, findings = edited, new_findings
+        applied.append(code)
     return program, findings, applied
 
 
@@ -324,7 +331,8 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
         raise _NeedsAnalysis
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
-    source = _decode(read_bytes(task.path), is_notebook)
+    raw = task.source if task.source is not None else read_bytes(task.path)
+    source = _decode(raw, is_notebook)
     program = _Program.of(source.text, is_notebook)
     if not task.settings.rules or file_opted_out(program.text):
         return result
@@ -336,12 +344,15 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
         return result
     if task.run.fix or task.run.diff:
         newline = "\n" if is_notebook else source.newline
-        fixed, findings, result.fixes_applied = _apply_fixes(
+        fixed, findings, result.fixed_codes = _apply_fixes(
             program, findings, analyse, task, newline
         )
+        result.fixes_applied = len(result.fixed_codes)
         if fixed.file_text != program.file_text:
             if task.run.diff:
                 result.diff = unified_diff(program.file_text, fixed.file_text, task.display)
+            elif task.source is not None:
+                result.fixed_source = source.encode(fixed.file_text)
             else:
                 write_atomic(task.path, source.encode(fixed.file_text))
         program = fixed

@@ -8,10 +8,10 @@ replaces what earlier layers chose, its ``ignore`` removes from the result.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
-from fnmatch import fnmatch
 from pathlib import Path
+
+from zerograd_guard.lint.paths import matches
 
 
 class SelectionError(Exception):
@@ -51,13 +51,6 @@ def resolve(
     return frozenset(selected)
 
 
-def _pattern_matches(pattern: str, relative: str) -> bool:
-    if fnmatch(relative, pattern):
-        return True
-    # A pattern without a slash matches a file name anywhere (like ``*_test.py``).
-    return "/" not in pattern and fnmatch(relative.rsplit("/", 1)[-1], pattern)
-
-
 def per_file_ignored(
     per_file_ignores: Sequence[tuple[str, Sequence[str]]],
     path: Path,
@@ -68,13 +61,10 @@ def per_file_ignored(
     """Codes that ``per-file-ignores`` switches off for ``path``."""
     if not per_file_ignores:
         return set()
-    absolute = Path(os.path.abspath(path))
-    try:
-        relative = absolute.relative_to(root).as_posix()
-    except ValueError:
-        relative = absolute.as_posix()
     ignored: set[str] = set()
     for pattern, codes in per_file_ignores:
-        if _pattern_matches(pattern, relative):
+        # gitignore semantics (``paths``): ``*_test.py`` at any depth, ``./tests/*.py``
+        # and ``tests/*.py`` in the root's tests folder only.
+        if matches((pattern,), path, root):
             ignored |= expand(codes, known, origin)
     return ignored

@@ -24,11 +24,14 @@ def test_exit_codes(tmp_path, lint):
 
 
 def test_syntax_error_is_reported_and_others_still_linted(tmp_path, lint):
+    # Issue 16: a syntax error is a diagnostic at path:line:col (it was "path: error: ...").
     write(tmp_path, "broken.py", "for x in y:\n    loss.backward(\n")
     write(tmp_path, "bad.py", BUGGY)
     result = lint(".")
     assert result.code == 2
-    _assert_one_error_line(result.err, "broken.py")
+    assert "Traceback" not in result.err
+    [line] = [line for line in result.err.splitlines() if line.startswith("broken.py:")]
+    assert line.startswith("broken.py:3:1: error: syntax error: ")
     assert "bad.py:" in result.out
 
 

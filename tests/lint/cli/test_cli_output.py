@@ -52,9 +52,16 @@ def test_json_has_the_documented_fields(tmp_path, lint):
         "end_column",
         "code",
         "message",
+        "name",
+        "url",
+        "help",
         "cell",
         "fix",
     }
+    # Issue 16: the rule's name and docs URL, and the fix hint apart from the message.
+    assert item["name"] == "gradients-not-cleared"
+    assert item["url"].endswith("/rules/zg101/")
+    assert item["help"] == item["fix"]["description"]
 
 
 def test_json_on_a_clean_file_is_an_empty_array(tmp_path, lint):
@@ -110,22 +117,19 @@ def test_statistics_with_sarif_or_github_is_a_usage_error(tmp_path, lint):
 def test_no_colour_when_not_a_tty_or_no_color(tmp_path, lint, monkeypatch):
     write(tmp_path, "bad.py", BUGGY)
     assert "\x1b[" not in lint("bad.py").out
-    monkeypatch.setattr("zerograd_guard.lint.cli._colour", lambda: True)
+    monkeypatch.setattr("zerograd_guard.lint.cli.use_colour", lambda choice, stream: True)
     assert "\x1b[" in lint("bad.py").out
 
 
-def test_colour_rules(monkeypatch):
-    from zerograd_guard.lint import cli
+def test_colour_rules():
+    from zerograd_guard.lint.console import use_colour
 
     class Tty:
         def isatty(self) -> bool:
             return True
 
-    monkeypatch.setattr(cli.sys, "stdout", Tty())
-    monkeypatch.delenv("NO_COLOR", raising=False)
-    assert cli._colour()
-    monkeypatch.setenv("NO_COLOR", "1")
-    assert not cli._colour()
+    assert use_colour("auto", Tty(), {})
+    assert not use_colour("auto", Tty(), {"NO_COLOR": "1"})
 
 
 def test_version_and_explain(lint):

@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "concise", "full", "json", "sarif", "github", "gitlab", "junit")

@@ -1,15 +1,20 @@
-"""``--format json``: an array of findings, sorted like the text output."""
+"""``--format json``: an array of findings, sorted like the text output.
+
+Each finding carries its rule's ``name`` and docs ``url``, and ``help``: the fix's
+description when there is a fix (ruff's ``message`` / ``help`` split), else null.
+"""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from zerograd_guard.codes import docs_url
 from zerograd_guard.lint.runner import Reported
 
 
-def finding_object(item: Reported) -> dict[str, Any]:
+def finding_object(item: Reported, names: Mapping[str, str] | None = None) -> dict[str, Any]:
     fix = None
     if item.fix is not None:
         fix = {
@@ -35,10 +40,13 @@ def finding_object(item: Reported) -> dict[str, Any]:
         "end_column": item.end_column,
         "code": item.code,
         "message": item.message,
+        "name": (names or {}).get(item.code),
+        "url": docs_url(item.code),
+        "help": item.fix.description if item.fix is not None else None,
         "cell": item.cell,
         "fix": fix,
     }
 
 
-def render(items: Sequence[Reported]) -> str:
-    return json.dumps([finding_object(item) for item in items], indent=2) + "\n"
+def render(items: Sequence[Reported], names: Mapping[str, str] | None = None) -> str:
+    return json.dumps([finding_object(item, names) for item in items], indent=2) + "\n"

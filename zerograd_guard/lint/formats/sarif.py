@@ -68,6 +68,32 @@ def _artifact(path: str, root: Path) -> dict[str, Any]:
     return {"uri": quote(relative), "uriBaseId": "%SRCROOT%"}
 
 
+def _fixes(item: Reported, artifact: dict[str, Any]) -> list[dict[str, Any]]:
+    """SARIF ``fixes`` for a finding's fix; none for notebooks, whose edits address cells
+    (a SARIF region addresses the notebook's JSON text)."""
+    if item.fix is None or item.cell is not None or not item.fix_edits:
+        return []
+    replacements = [
+        {
+            "deletedRegion": {
+                "startLine": edit.line,
+                "startColumn": edit.column,
+                "endLine": edit.end_line,
+                "endColumn": edit.end_column,
+            },
+            "insertedContent": {"text": edit.content},
+        }
+        for edit in item.fix_edits
+    ]
+    description = item.fix.description + ("" if item.fix.safe else " (unsafe)")
+    return [
+        {
+            "description": {"text": description},
+            "artifactChanges": [{"artifactLocation": artifact, "replacements": replacements}],
+        }
+    ]
+
+
 def _fingerprint(item: Reported, uri: str, occurrence: int) -> str:
     material = "\0".join([uri, item.code, item.source_line, str(occurrence)])
     return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()[:32]
@@ -113,6 +139,9 @@ def render(
         }
         if item.code in index:
             result["ruleIndex"] = index[item.code]
+        fixes = _fixes(item, artifact)
+        if fixes:
+            result["fixes"] = fixes
         if item.cell is not None:
             result["properties"] = {"cell": item.cell}
         results.append(result)
