@@ -26,7 +26,9 @@ class NoqaEdit:
     skipped: int  # reported lines that could not take one
 
 
-def _with_codes(line: str, codes: Sequence[str]) -> str | None:
+def with_noqa(line: str, codes: Sequence[str]) -> str | None:
+    """``line`` (with its ending) carrying ``# noqa`` for ``codes``; None where a comment
+    cannot go (after a backslash continuation)."""
     body = line.rstrip("\r\n")
     ending = line[len(body) :]
     if body.rstrip().endswith("\\"):
@@ -57,7 +59,7 @@ def add_noqa(text: str, items: Iterable[Reported]) -> NoqaEdit:
         if not 1 <= number <= len(lines):
             skipped += 1
             continue
-        new = _with_codes(lines[number - 1], codes)
+        new = with_noqa(lines[number - 1], codes)
         if new is None:
             skipped += 1
         elif new != lines[number - 1]:
