@@ -14,18 +14,47 @@ the guard is actually used.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zerograd_guard._version import __version__
 
-_RUNTIME_EXPORTS = ("guard", "accumulate", "GradientGuardError", "GuardReport")
+if TYPE_CHECKING:  # what type checkers and editors see; at run time: __getattr__ below
+    from zerograd_guard.runtime import (
+        GradientGuardError,
+        GradientGuardWarning,
+        GuardReport,
+        accumulate,
+        guard,
+    )
 
-__all__ = ["__version__", *_RUNTIME_EXPORTS]
+_RUNTIME_EXPORTS = (
+    "guard",
+    "accumulate",
+    "GradientGuardError",
+    "GradientGuardWarning",
+    "GuardReport",
+)
+
+__all__ = [
+    "GradientGuardError",
+    "GradientGuardWarning",
+    "GuardReport",
+    "__version__",
+    "accumulate",
+    "guard",
+]
 
 
 def __getattr__(name: str) -> Any:
     if name in _RUNTIME_EXPORTS:
         from zerograd_guard import runtime
 
-        return getattr(runtime, name)
+        value = getattr(runtime, name)
+        globals()[name] = value  # resolved once
+        return value
     raise AttributeError(f"module 'zerograd_guard' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """Tab completion lists the public names without importing the runtime (and torch)."""
+    return sorted({*globals(), *__all__})
