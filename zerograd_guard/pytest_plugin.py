@@ -34,6 +34,9 @@ _INI_VALUES = {
 _SESSION_KEY = pytest.StashKey[dict[str, Any]]()  # on the config: mode, per-test results
 _TEST_KEY = pytest.StashKey["GuardedTest"]()  # on an item: its guard
 _PROPERTY = "zerograd_guard"
+# One marker namespace: zerograd_guard(accumulate=k) / zerograd_guard(off=True). The
+# older names stay accepted.
+MARKER, OLD_MARKER, OLD_OFF_MARKER = "zerograd_guard", "zerograd", "zerograd_guard_off"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -89,12 +92,14 @@ def pytest_load_initial_conftests(args: list[str]) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
-        "markers", "zerograd_guard_off: do not guard this test even under --zerograd-guard"
-    )
-    config.addinivalue_line(
         "markers",
-        "zerograd(accumulate=k): guard this test; every optimizer step must consume exactly "
-        "k backward passes (ZG103)",
+        f"{MARKER}(accumulate=k): guard this test; every optimizer step must consume exactly "
+        f"k backward passes (ZG103). {MARKER}(off=True): never guard this test. "
+        f"(Older names, still accepted: zerograd(accumulate=k), {OLD_OFF_MARKER}.)",
+    )
+    config.addinivalue_line("markers", f"{OLD_OFF_MARKER}: old name of {MARKER}(off=True)")
+    config.addinivalue_line(
+        "markers", f"{OLD_MARKER}(accumulate=k): old name of {MARKER}(accumulate=k)"
     )
     leave_guarded_parent()  # started by a guarded test: this run guards itself, or not at all
     mode = _mode(config)
@@ -103,6 +108,15 @@ def pytest_configure(config: pytest.Config) -> None:
     state: dict[str, Any] = {"mode": mode, "tests": []}
     config.stash[_SESSION_KEY] = state
     config.pluginmanager.register(_Recorder(state), "zerograd-guard-recorder")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """``zerograd-guard: on (error mode)`` in the session header, as pytest-timeout and
+    pytest-randomly announce themselves; nothing when the guard is off."""
+    state = config.stash.get(_SESSION_KEY, None)
+    if state is None or state["mode"] == "off":
+        return None
+    return f"zerograd-guard: on ({state['mode']} mode)"
 
 
 def _mode(config: pytest.Config) -> str:
@@ -120,16 +134,32 @@ def _mode(config: pytest.Config) -> str:
     return _INI_VALUES[value]
 
 
+def _guard_marker(item: pytest.Item) -> pytest.Mark | None:
+    """The closest ``zerograd_guard(...)`` or (older name) ``zerograd(...)`` marker."""
+    for marker in item.iter_markers():
+        if marker.name in (MARKER, OLD_MARKER):
+            return marker
+    return None
+
+
+def _is_off(marker: pytest.Mark | None) -> bool:
+    return marker is not None and marker.kwargs.get("off") is True
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        marker = item.get_closest_marker("zerograd")
+        marker = _guard_marker(item)
         if marker is None:
+            continue
+        switch = marker.name == MARKER and set(marker.kwargs) == {"off"} and not marker.args
+        if switch and marker.kwargs["off"] in (True, False):
             continue
         contract = marker.kwargs.get("accumulate")
         if set(marker.kwargs) - {"accumulate"} or marker.args or not _positive_int(contract):
             raise pytest.UsageError(
-                f"{item.nodeid}: use @pytest.mark.zerograd(accumulate=k) with k a positive "
-                f"integer, not {marker.args or ''}{marker.kwargs}"
+                f"{item.nodeid}: use @pytest.mark.{MARKER}(accumulate=k) with k a positive "
+                f"integer, or @pytest.mark.{MARKER}(off=True), not "
+                f"{marker.name}({marker.args or ''}{marker.kwargs})"
             )
 
 
@@ -140,9 +170,11 @@ def _positive_int(value: object) -> bool:
 def _plan(item: pytest.Item) -> tuple[str | None, int | None]:
     """(mode, accumulate contract) for this test; mode None = not guarded."""
     mode = item.config.stash[_SESSION_KEY]["mode"]
-    if item.get_closest_marker("zerograd_guard_off") is not None:
+    marker = _guard_marker(item)
+    if item.get_closest_marker(OLD_OFF_MARKER) is not None or _is_off(marker):
         return None, None
-    marker = item.get_closest_marker("zerograd")
+    if marker is not None and marker.kwargs.get("off") is False:
+        marker = None  # off=False: as if unmarked
     contract = marker.kwargs.get("accumulate") if marker is not None else None
     if mode == "off":
         return ("error" if marker is not None else None), contract
@@ -198,7 +230,7 @@ class GuardedTest:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
     mode, contract = _plan(item)
-    wants_fixture = "zerograd_guard" in getattr(item, "fixturenames", ())
+    wants_fixture = bool(set(FIXTURES) & set(getattr(item, "fixturenames", ())))
     if mode is None and not wants_fixture:
         yield
         return
@@ -211,9 +243,21 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture
-def zerograd_guard(request: pytest.FixtureRequest) -> Any:
-    """The guard for this test (guarded even without --zerograd-guard); inspect ``.report``."""
+def gradient_guard(request: pytest.FixtureRequest) -> Any:
+    """The guard for this test (guarded even without --zerograd-guard); inspect ``.report``.
+
+    (Named so that it does not shadow ``import zerograd_guard`` in a test's arguments; the
+    older name ``zerograd_guard`` is kept.)"""
     return request.node.stash[_TEST_KEY].guard
+
+
+@pytest.fixture(name="zerograd_guard")
+def _zerograd_guard_fixture(request: pytest.FixtureRequest) -> Any:
+    """Old name of the ``gradient_guard`` fixture."""
+    return request.node.stash[_TEST_KEY].guard
+
+
+FIXTURES = ("gradient_guard", "zerograd_guard")
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -229,11 +273,29 @@ class _Recorder:
 
     def __init__(self, state: dict[str, Any]) -> None:
         self._state = state
+        self._outcomes: dict[str, str] = {}  # nodeid -> the test's outcome so far
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        # The test's outcome as pytest reports it: the first failing phase decides
+        # (setup/teardown failures are errors); an expected failure is "xfailed".
+        if report.when == "call" or report.failed or report.skipped:
+            previous = self._outcomes.get(report.nodeid)
+            if previous is None or previous == "passed":
+                self._outcomes[report.nodeid] = _outcome(report)
         value = getattr(report, _PROPERTY, None)
         if report.when == "teardown" and value is not None:
-            self._state["tests"].append({"nodeid": report.nodeid, **value})
+            outcome = self._outcomes.pop(report.nodeid, "passed")
+            self._state["tests"].append({"nodeid": report.nodeid, "outcome": outcome, **value})
+        elif report.when == "teardown":
+            self._outcomes.pop(report.nodeid, None)
+
+
+def _outcome(report: pytest.TestReport) -> str:
+    if hasattr(report, "wasxfail"):
+        return "xfailed" if report.skipped else "xpassed"
+    if report.failed and report.when != "call":
+        return "error"
+    return report.outcome
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -245,11 +307,16 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     steps = sum(result["steps_checked"] for result in [*tests, *children])
     violations = sum(len(result["violations"]) for result in [*tests, *children])
     warnings = sum(len(result["warnings"]) for result in [*tests, *children])
+    including = f" (including {_count(len(children), 'child process', 'child processes')})"
     terminalreporter.write_line(
-        f"zerograd-guard: {len(tests)} tests guarded, {steps} optimizer steps checked, "
-        f"{violations} violations, {warnings} warnings"
-        + (f" (including {len(children)} child processes)" if children else "")
+        f"zerograd-guard: {_count(len(tests), 'test')} guarded, "
+        f"{_count(steps, 'optimizer step')} checked, {_count(violations, 'violation')}, "
+        f"{_count(warnings, 'warning')}" + (including if children else "")
     )
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -258,5 +325,35 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     path = config.getoption("zerograd_guard_report", None)
     if state is None or not path or hasattr(config, "workerinput"):
         return
+    from zerograd_guard._version import __version__
+
+    root = str(config.rootpath)
+    report = {
+        "version": __version__,
+        "rootdir": root,
+        "mode": state["mode"],
+        "tests": [_relative_files(test, root) for test in state["tests"]],
+    }
+    parent = os.path.dirname(os.path.abspath(path))
+    os.makedirs(parent, exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump({"mode": state["mode"], "tests": state["tests"]}, handle, indent=2)
+        json.dump(report, handle, indent=2)
+
+
+def _relative_files(value: Any, root: str) -> Any:
+    """The report with every ``file`` under the rootdir made relative to it (POSIX form)."""
+    if isinstance(value, dict):
+        return {
+            key: _relative_path(item, root) if key == "file" else _relative_files(item, root)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_relative_files(item, root) for item in value]
+    return value
+
+
+def _relative_path(path: Any, root: str) -> Any:
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return path
+    relative = os.path.relpath(path, root)
+    return path if relative.startswith("..") else relative.replace(os.sep, "/")

@@ -239,9 +239,11 @@ def test_bad_marker_is_a_one_line_usage_error(pytester):
         "import pytest\n@pytest.mark.zerograd(accumulate=0)\ndef test_x():\n    pass\n"
     )
     result = pytester.runpytest()
-    assert "use @pytest.mark.zerograd(accumulate=k) with k a positive integer" in (
+    # Issue 16: the message names the one marker namespace (zerograd_guard(...)).
+    assert "use @pytest.mark.zerograd_guard(accumulate=k) with k a positive integer" in (
         result.stderr.str()
     )
+    assert "not zerograd({'accumulate': 0})" in result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
