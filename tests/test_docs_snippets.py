@@ -116,3 +116,35 @@ def test_no_doc_installs_from_an_index_the_package_is_not_on():
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r"pip install (-U )?zerograd-guard(\[\w+\])?(\s|$|`)", text), path
+
+
+def _schema() -> dict:
+    path = ROOT / "zerograd_guard" / "lint" / "config.schema.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_config_schema_covers_exactly_the_keys_the_linter_reads():
+    from zerograd_guard.lint.config import _KNOWN_KEYS
+
+    schema = _schema()
+    jsonschema.Draft7Validator.check_schema(schema)
+    assert set(schema["properties"]) == set(_KNOWN_KEYS)
+
+
+@pytest.mark.parametrize("body", [body for _, body in _blocks("toml") if f"[tool.{TABLE}" in body])
+def test_config_schema_accepts_the_documented_tables(body):
+    jsonschema.validate(tomllib.loads(body)["tool"][TABLE], _schema())
+
+
+@pytest.mark.parametrize(
+    "table",
+    [{"selct": ["ZG101"]}, {"select": "ZG101"}, {"per-file-ignores": {"x.py": "ZG101"}}],
+    ids=["misspelt-key", "string-not-list", "codes-not-list"],
+)
+def test_config_schema_rejects_what_the_linter_rejects(tmp_path, table):
+    from zerograd_guard.lint.config import ConfigError
+
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(table, _schema())
+    with pytest.raises(ConfigError):
+        parse_table(table, tmp_path / "pyproject.toml")
