@@ -6,25 +6,19 @@ trailing ``# expect: ZGxxx`` comment; unmarked lines must stay silent.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from zerograd_guard.lint.analyze import analyze_source
+from zerograd_guard.lint.testing import expected
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-_EXPECT = re.compile(r"#\s*expect:\s*(ZG\d{3}(?:\s*,\s*ZG\d{3})*)")
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 
 
 def expected_findings(source: str) -> set[tuple[int, str]]:
-    expected = set()
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = _EXPECT.search(line)
-        if match:
-            expected.update((number, code.strip()) for code in match.group(1).split(","))
-    return expected
+    return set(expected(source))
 
 
 @pytest.mark.parametrize("path", SCRIPTS, ids=[p.name for p in SCRIPTS])

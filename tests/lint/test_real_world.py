@@ -13,7 +13,6 @@ must raise ZG102 (see ``real_world/inject.py`` for which injections are honest).
 from __future__ import annotations
 
 import importlib.util
-import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -21,9 +20,9 @@ from pathlib import Path
 import pytest
 
 from zerograd_guard.lint.analyze import analyze_source
+from zerograd_guard.lint.testing import expected
 
 CORPUS = Path(__file__).parent / "real_world"
-_EXPECT = re.compile(r"#\s*expect:\s*(ZG\d{3}(?:\s*,\s*ZG\d{3})*)")
 
 
 def _load_inject():
@@ -50,12 +49,7 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {}
 
 def expected_findings(source: str) -> set[tuple[int, str]]:
     """The ``(line, code)`` pairs marked with ``# expect:`` comments."""
-    expected = set()
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = _EXPECT.search(line)
-        if match:
-            expected.update((number, code.strip()) for code in match.group(1).split(","))
-    return expected
+    return set(expected(source))
 
 
 def actual_findings(source: str) -> set[tuple[int, str]]:

@@ -10,6 +10,7 @@ import re
 import textwrap
 
 from zerograd_guard.lint.rules.base import Rule
+from zerograd_guard.lint.testing import source_of
 
 _EXPECT = re.compile(
     r"[ \t]*# expect: (?P<codes>[A-Z]+[0-9]+(?:[ ,]+[A-Z]+[0-9]+)*)[ \t]*$", re.MULTILINE
@@ -52,7 +53,7 @@ def rule_markdown(rule: type[Rule]) -> str:
         for number, example in enumerate(examples, start=1):
             if len(examples) > 1:
                 parts.append(f"### {title} example {number}\n")
-            code = clean_example(example, mark_findings=mark)
+            code = clean_example(source_of(example), mark_findings=mark)
             parts.append(f"```python\n{code}```\n")
     parts.append(
         f"Suppress one finding with `# noqa: {rule.code}` on the reported line, or switch the "

@@ -11,6 +11,7 @@ from zg_expectations import apply_edits
 
 from zerograd_guard.lint.analyze import analyze_source
 from zerograd_guard.lint.rules import BUILTIN_RULES
+from zerograd_guard.lint.testing import source_of
 
 CASES = sorted((Path(__file__).parent.parent / "cases").glob("*.py"))
 
@@ -22,7 +23,7 @@ def fix_all(source: str) -> tuple[str, int]:
 
 
 SOURCES = [pytest.param(path.read_text(encoding="utf-8"), id=path.name) for path in CASES] + [
-    pytest.param(example, id=f"{rule.code}-invalid-{index}")
+    pytest.param(source_of(example), id=f"{rule.code}-invalid-{index}")
     for rule in BUILTIN_RULES
     for index, example in enumerate(rule.INVALID)
 ]

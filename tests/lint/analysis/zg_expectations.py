@@ -1,22 +1,13 @@
-"""``# expect: ZG101`` marks, shared by the rule-example and case-file tests."""
+"""``# expect: ZG101`` marks, shared by the rule-example and case-file tests (the grammar
+is the shipped harness's, ``zerograd_guard.lint.testing``)."""
 
 from __future__ import annotations
 
-import re
-
 from zerograd_guard.lint.analyze import analyze_source
 from zerograd_guard.lint.findings import Edit
+from zerograd_guard.lint.testing import EXPECT, expected
 
-EXPECT = re.compile(r"#\s*expect:\s*(ZG\d{3}(?:\s*,\s*ZG\d{3})*)")
-
-
-def expected(source: str) -> list[tuple[int, str]]:
-    marks = []
-    for number, line in enumerate(source.splitlines(), start=1):
-        match = EXPECT.search(line)
-        if match:
-            marks.extend((number, code.strip()) for code in match.group(1).split(","))
-    return sorted(marks)
+__all__ = ["EXPECT", "actual", "apply_edits", "expected"]
 
 
 def actual(source: str) -> list[tuple[int, str]]:

@@ -12,6 +12,7 @@ import pytest
 
 from zerograd_guard.lint.rule_docs import clean_example, expected_lines, rule_markdown
 from zerograd_guard.lint.rules import BUILTIN_RULES
+from zerograd_guard.lint.testing import source_of
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -43,7 +44,7 @@ def test_rule_pages_show_the_tested_examples():
         page = rule_markdown(rule)
         assert page.startswith(f"# {rule.code}: {rule.name}")
         assert rule.summary in page
-        for example in rule.INVALID:
+        for example in map(source_of, rule.INVALID):
             assert expected_lines(example), f"{rule.code}: an INVALID example without # expect"
             assert clean_example(example, mark_findings=True) in page
             assert "# expect:" not in clean_example(example)

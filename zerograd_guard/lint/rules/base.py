@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 if TYPE_CHECKING:
     from zerograd_guard.lint.findings import Finding
     from zerograd_guard.lint.model.analysed import AnalyzedModule
+    from zerograd_guard.lint.testing import Invalid
 
 
 class Rule:
@@ -47,7 +48,8 @@ class Rule:
     # Fixes the rule can offer; described in its docs page.
     fix_description: ClassVar[str | None] = None
     VALID: ClassVar[tuple[str, ...]] = ()
-    INVALID: ClassVar[tuple[str, ...]] = ()
+    # Strings, or ``zerograd_guard.lint.testing.Invalid(code, fixed=...)`` to pin the fix.
+    INVALID: ClassVar[tuple[str | Invalid, ...]] = ()
 
     def check(self, model: AnalyzedModule) -> Iterable[Finding]:
         """Read the analysed model of one source text and yield findings."""

@@ -10,6 +10,7 @@ from zerograd_guard.lint.fixes import insert_clear_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
+from zerograd_guard.lint.testing import Invalid
 
 
 class GradientsNotCleared(Rule):
@@ -98,12 +99,21 @@ for x, y in loader:
 """,
     )
     INVALID = (
-        """\
+        Invalid(
+            """\
 for x, y in loader:
     loss = criterion(model(x), y)
     loss.backward()  # expect: ZG101
     optimizer.step()
 """,
+            fixed="""\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+        ),
         """\
 optimizer.zero_grad()
 for x, y in loader:

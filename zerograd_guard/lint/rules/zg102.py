@@ -10,6 +10,7 @@ from zerograd_guard.lint.fixes import move_clears_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
+from zerograd_guard.lint.testing import Invalid
 
 
 class StepWithoutFreshGradients(Rule):
@@ -67,13 +68,22 @@ for x, y in loader:
 """,
     )
     INVALID = (
-        """\
+        Invalid(
+            """\
 for x, y in loader:
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.zero_grad()
     optimizer.step()  # expect: ZG102
 """,
+            fixed="""\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()  # expect: ZG102
+    optimizer.zero_grad()
+""",
+        ),
         """\
 for x, y in loader:
     optimizer.zero_grad()
