@@ -71,7 +71,7 @@ def test_fixture_does_not_shadow_the_package(gradient_guard):
 
 def test_header_summary_markers_fixture_and_report(pytester):
     pytester.makepyfile(test_loops=LOOPS)
-    result = pytester.runpytest_subprocess(
+    result = pytester.runpytest(
         "--zerograd-guard", "--zerograd-guard-report=out/guard.json", "-p", "no:randomly"
     )
     result.assert_outcomes(passed=4, failed=2, xfailed=1)

@@ -49,9 +49,7 @@ def __getattr__(name: str) -> Any:
     if name in _RUNTIME_EXPORTS:
         from zerograd_guard import runtime
 
-        value = getattr(runtime, name)
-        globals()[name] = value  # resolved once
-        return value
+        return getattr(runtime, name)
     raise AttributeError(f"module 'zerograd_guard' has no attribute {name!r}")
 
 
