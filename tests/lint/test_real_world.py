@@ -48,6 +48,14 @@ KNOWN_GAPS: dict[str, str] = {
         "accelerator.backward branch is flagged with the reference optimizer's stale step "
         "(gradients tracked per optimizer name, not per parameter set)"
     ),
+    "diffsynth_runner__buggy.py": (
+        "every clear inside accelerator.accumulate() is taken as managed; the prepared optimizer's "
+        "clear before the backward runs for real on each sync micro-batch (ZG103 missed)"
+    ),
+    "accelerate_docs_gradient_accumulation__buggy.py": (
+        "the plain loop's ZG103 is found; the one inside accelerator.accumulate() is missed (every "
+        "clear inside accumulate() is taken as managed)"
+    ),
 }
 
 # Injected bugs the analyzer does not catch yet: "file.py::kind@line" -> reason.
