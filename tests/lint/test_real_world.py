@@ -56,6 +56,10 @@ KNOWN_GAPS: dict[str, str] = {
         "the plain loop's ZG103 is found; the one inside accelerator.accumulate() is missed (every "
         "clear inside accumulate() is taken as managed)"
     ),
+    "ignite_faq_gradient_accumulation__buggy.py": (
+        "the update function runs once per iteration under ignite's Engine, a loop the analyzer "
+        "does not see; the clear guarded like the step, before the backward, is missed (ZG103)"
+    ),
 }
 
 # Injected bugs the analyzer does not catch yet: "file.py::kind@line" -> reason.
@@ -76,6 +80,9 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {
     "d2l_torch_from_scratch.py::move@212": f"the parameter `trainer_D` is {_UNKNOWN_OPTIMIZER}",
     "d2l_torch_from_scratch.py::delete@230": f"update_G {_CALLED_FROM_NOTEBOOKS}",
     "d2l_torch_from_scratch.py::move@230": f"the parameter `trainer_G` is {_UNKNOWN_OPTIMIZER}",
+    "ignite_faq_gradient_accumulation__fixed.py::delete@16": (
+        "update_fn runs once per iteration under ignite's Engine, a loop the analyzer does not see"
+    ),
     "timm_test_optim.py::delete@71": (
         "the closure is bound with functools.partial before it is passed to optimizer.step, "
         "so it is not recognised as the step's closure"
