@@ -1,4 +1,4 @@
-# Source: ajbrock/BigGAN-PyTorch train_fns.py (MIT), the fix of https://github.com/ajbrock/BigGAN-PyTorch/issues/25 reconstructed from the issue ("Fixed with the most recent commit"; the stored index holds only the buggy version): D.optim.zero_grad() at the start of every D step, before its accumulation loop. Otherwise as biggan_train_fns__buggy.py.
+# Source: ajbrock/BigGAN-PyTorch train_fns.py @ b70f16c4a879b2d5d5d7bcb73794424aef5eec1f (MIT), "fix D.optim.zero_grad() typo", the fix of https://github.com/ajbrock/BigGAN-PyTorch/issues/25: D.optim.zero_grad() at the start of every D step, before its accumulation loop. Otherwise as biggan_train_fns__buggy.py.
 import torch
 import torch.nn as nn
 import torchvision
