@@ -4,6 +4,7 @@ command line, with no internal error, no traceback and a clean exit code."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -27,5 +28,6 @@ def test_sample_of_installed_code_lints_without_internal_errors():
     assert report.exit_code == 2 or not report.parse_errors
     linted = {path.resolve() for path in sample}
     for line in report.parse_errors:  # one line per bad file, naming it
-        assert Path(line.split(": error: ")[0]).resolve() in linted, line
+        named = re.sub(r":\d+:\d+$", "", line.split(": error: ")[0])  # syntax errors: path:L:C
+        assert Path(named).resolve() in linted, line
     assert elapsed < 30, f"{elapsed:.1f} s"
