@@ -8,6 +8,7 @@ read or parsed. Every user error is one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -175,6 +176,7 @@ class _Planner:
             settings = FileSettings(
                 options=self.contributions.merged_into(config.options),
                 rules=tuple(self.rules[code] for code in sorted(selected)),
+                known_codes=frozenset(self.known),
             )
             memo = (selected, settings)
             self._by_config[id(config)] = memo
@@ -185,7 +187,7 @@ class _Planner:
         origin = f"{config.source} per-file-ignores"
         disabled = per_file_ignored(config.per_file_ignores, path, config.root, self.known, origin)
         if disabled & selected:
-            settings = FileSettings(settings.options, settings.rules, frozenset(disabled))
+            settings = dataclasses.replace(settings, disabled=frozenset(disabled))
         return FileTask(path=path, display=_display(path), settings=settings, run=self.run)
 
     def selected_rules(self) -> list[type[Rule]]:
@@ -291,6 +293,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     for raw in found.missing:
         sys.stderr.write(f"{raw}: error: no such file or directory\n")
     for result in results:
+        sys.stderr.writelines(f"{warning}\n" for warning in result.warnings)
         if result.error:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
     if args.diff:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zerograd_guard.lint.findings import Edit
+from zerograd_guard.lint.lines import LineIndex, split_lines, strip_ending
 
 PYTHON_BODY_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 _ASSIGNED_MAGIC = re.compile(r"^\s*[A-Za-z_][\w.,\s]*=\s*[%!]")
@@ -89,8 +90,9 @@ class Notebook:
             return None
         cell, start, end, content = located
         text = self.cell_texts[cell]
-        line, column = _line_column(text, start)
-        end_line, end_column = _line_column(text, end)
+        lines = LineIndex(text)
+        line, column = lines.position(start)
+        end_line, end_column = lines.position(end)
         return cell + 1, line, column, end_line, end_column, content
 
     def edited(self, edits: Sequence[Edit]) -> str | None:
@@ -112,7 +114,7 @@ class Notebook:
                 text = text[:start] + content + text[end:]
             source = data["cells"][cell]["source"]
             data["cells"][cell]["source"] = (
-                text.splitlines(keepends=True) if isinstance(source, list) else text
+                split_lines(text, keepends=True) if isinstance(source, list) else text
             )
         indent, ensure_ascii, trailing_newline, newline = self.layout
         rendered = json.dumps(data, indent=indent, ensure_ascii=ensure_ascii)
@@ -170,16 +172,6 @@ def _mask_line(line: str) -> str | None:
     return None
 
 
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based (line, column) of ``offset`` in ``text``, lines split as the cell's are."""
-    line, start = 1, 0
-    for piece in text.splitlines(keepends=True):
-        if start + len(piece) > offset or len(piece.splitlines()[0]) == len(piece):
-            break  # offset on this line, or this last line has no line break
-        line, start = line + 1, start + len(piece)
-    return line, offset - start + 1
-
-
 def _layout(raw: str) -> tuple[int | None, bool, bool, str]:
     match = _NOTEBOOK_INDENT.match(raw)
     indent = len(match.group(1)) if match else None
@@ -207,7 +199,7 @@ def read_notebook(raw: str) -> Notebook:
             continue
         text = _cell_text(cell, index)
         cell_texts[index] = text
-        cell_lines = text.splitlines(keepends=True)
+        cell_lines = split_lines(text, keepends=True)
         cell_magic = bool(cell_lines) and cell_lines[0].lstrip().startswith("%%")
         whole_cell_masked = False
         if cell_magic:
@@ -219,8 +211,8 @@ def read_notebook(raw: str) -> Notebook:
                 masked_text: str | None = "pass"
             else:
                 masked_text = _mask_line(original)
-            joined = masked_text if masked_text is not None else original.rstrip("\r\n")
-            ending = original[len(original.rstrip("\r\n")) :] or "\n"
+            joined = masked_text if masked_text is not None else strip_ending(original)
+            ending = original[len(strip_ending(original)) :] or "\n"
             joined += ending
             lines.append(
                 JoinedLine(

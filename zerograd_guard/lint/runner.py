@@ -9,8 +9,6 @@ in the task, so ``-j N`` gives exactly the results of ``-j 1``.
 from __future__ import annotations
 
 import difflib
-import re
-from bisect import bisect_right
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -19,7 +17,13 @@ from pathlib import Path
 from zerograd_guard.lint.cache import ResultCache, cache_key
 from zerograd_guard.lint.findings import Edit, Finding, Fix
 from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, with_newline
-from zerograd_guard.lint.noqa import file_opted_out, filter_suppressed
+from zerograd_guard.lint.lines import LineIndex, split_lines
+from zerograd_guard.lint.noqa import (
+    Suppressions,
+    filter_suppressed,
+    needed_before_analysis,
+    read_suppressions,
+)
 from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import may_contain_backward
@@ -44,6 +48,7 @@ class FileSettings:
     options: AnalysisOptions
     rules: tuple[type[Rule], ...]
     disabled: frozenset[str] = frozenset()  # per-file-ignores
+    known_codes: frozenset[str] = frozenset()  # every rule's code (for noqa warnings)
 
     @property
     def config_key(self) -> str:
@@ -105,6 +110,7 @@ class FileResult:
     path: str
     reported: list[Reported] = field(default_factory=list)
     error: str | None = None
+    warnings: list[str] = field(default_factory=list)  # "LOCATION: warning: ..." lines
     diff: str | None = None
     fixes_applied: int = 0
 
@@ -150,6 +156,13 @@ class _Program:
     file_text: str
     text: str
     notebook: Notebook | None
+    _suppressions: Suppressions | None = field(default=None, repr=False, compare=False)
+
+    def suppressions(self, known: frozenset[str] = frozenset()) -> Suppressions:
+        """The ``# noqa`` comments of the analysed text (read once)."""
+        if self._suppressions is None:
+            self._suppressions = read_suppressions(self.text, known)
+        return self._suppressions
 
     @classmethod
     def of(cls, file_text: str, is_notebook: bool) -> _Program:
@@ -180,7 +193,7 @@ def _fix_id(fix: Fix) -> tuple[str, tuple[tuple[int, int, str], ...]]:
 def _visible(findings: list[Finding], program: _Program, disabled: frozenset[str]) -> list[Finding]:
     """Findings left after ``per-file-ignores`` and ``# noqa`` comments."""
     kept = [f for f in findings if not any(f.code.startswith(code) for code in disabled)]
-    return filter_suppressed(kept, program.text)
+    return filter_suppressed(kept, program.suppressions()) if kept else kept
 
 
 def _apply_fixes(
@@ -226,11 +239,6 @@ def _count(findings: list[Finding], code: str) -> int:
     return sum(1 for finding in findings if finding.code == code)
 
 
-# A source line as Python reads it: ended by "\r\n", "\r" or "\n" (not by the other
-# characters str.splitlines breaks on), or the unterminated last line.
-_SOURCE_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-
 def unified_diff(before: str, after: str, display: str) -> str:
     """A ``diff -u`` style patch, marking a last line without a newline as patch does.
 
@@ -239,8 +247,8 @@ def unified_diff(before: str, after: str, display: str) -> str:
     line instead of lines printed over each other.
     """
     lines = difflib.unified_diff(
-        _SOURCE_LINE.findall(before),
-        _SOURCE_LINE.findall(after),
+        split_lines(before, keepends=True),
+        split_lines(after, keepends=True),
         fromfile=display,
         tofile=display,
     )
@@ -255,23 +263,9 @@ def _terminated(line: str) -> str:
     return line + "\n\\ No newline at end of file\n"
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    return starts
-
-
-def _line_text(text: str, starts: list[int], line: int) -> str:
-    if not 1 <= line < len(starts):
-        return ""
-    return text[starts[line - 1] : starts[line]].strip()
-
-
-def _locate(program: _Program, finding: Finding, display: str, starts: list[int]) -> Reported:
+def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex) -> Reported:
     def position(offset: int) -> tuple[int | None, int, int]:
-        index = max(bisect_right(starts, offset) - 1, 0)
-        line, column = index + 1, offset - starts[index] + 1
+        line, column = lines.position(offset)
         if program.notebook is None:
             return None, line, column
         return program.notebook.position(line, column)
@@ -309,8 +303,16 @@ def _locate(program: _Program, finding: Finding, display: str, starts: list[int]
         cell=cell,
         fix=finding.fix,
         fix_edits=edits,
-        source_line=_line_text(program.text, starts, finding.line),
+        source_line=lines.line(finding.line).strip(),
     )
+
+
+def _where(program: _Program, display: str, line: int) -> str:
+    """``path:line`` (``path:cell N:line`` in a notebook) of a line of the analysed text."""
+    if program.notebook is None:
+        return f"{display}:{line}"
+    cell, cell_line, _ = program.notebook.position(line, 1)
+    return f"{display}:cell {cell}:{cell_line}"
 
 
 def _decode(raw: bytes, is_notebook: bool) -> SourceText:
@@ -326,7 +328,16 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     is_notebook = task.path.suffix == ".ipynb"
     source = _decode(read_bytes(task.path), is_notebook)
     program = _Program.of(source.text, is_notebook)
-    if not task.settings.rules or file_opted_out(program.text):
+    known = task.settings.known_codes
+    if needed_before_analysis(program.text, known):
+        suppressions = program.suppressions(known)
+        result.warnings = [
+            f"{_where(program, task.display, line)}: warning: {message}"
+            for line, message in suppressions.warnings
+        ]
+        if suppressions.opted_out:
+            return result
+    if not task.settings.rules:
         return result
     analyse = _Analysis(task, cache_only)
     try:
@@ -347,8 +358,8 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
         program = fixed
     kept = _visible(findings, program, task.settings.disabled)
     if kept:
-        starts = _line_starts(program.text)
-        result.reported = [_locate(program, finding, task.display, starts) for finding in kept]
+        lines = LineIndex(program.text)
+        result.reported = [_locate(program, finding, task.display, lines) for finding in kept]
     return result
 
 

@@ -23,6 +23,8 @@ import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
+from zerograd_guard.lint.lines import split_lines
+
 
 class SourceError(Exception):
     """A file that cannot be read as source; ``str()`` is the one-line cause."""
@@ -77,7 +79,7 @@ def check_code_size(text: str) -> None:
         return
     code = sum(
         len(line)
-        for line in text.splitlines()
+        for line in split_lines(text)
         if line.strip() and not line.lstrip().startswith("#")
     )
     if code > MAX_CODE_BYTES:
