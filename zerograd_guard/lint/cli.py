@@ -221,6 +221,11 @@ def _report(
 
     items: list[Reported] = [item for result in results for item in result.reported]
     errors = [(result.path, result.error) for result in results if result.error]
+    errors += [
+        (result.path, f"{where}: {message}")
+        for result in results
+        for where, message in result.part_errors
+    ]
     rules = planner.selected_rules()
     out = sys.stdout
     if args.diff:
@@ -294,6 +299,8 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         sys.stderr.write(f"{raw}: error: no such file or directory\n")
     for result in results:
         sys.stderr.writelines(f"{warning}\n" for warning in result.warnings)
+        for where, message in result.part_errors:
+            sys.stderr.write(f"{result.path}:{where}: error: {message}\n")
         if result.error:
             sys.stderr.write(f"{result.path}: error: {result.error}\n")
     if args.diff:
@@ -306,7 +313,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         # Output piped into a command that stopped reading (``| head``): the verdict
         # stands; point stdout at devnull so the interpreter's final flush is quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if found.missing or any(result.error for result in results):
+    if found.missing or any(result.error or result.part_errors for result in results):
         return EXIT_ERROR
     if has_findings and not args.exit_zero:
         return EXIT_FINDINGS

@@ -29,6 +29,8 @@ from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import may_contain_backward
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.sourcefile import (
+    MAX_FILE_BYTES,
+    MAX_NOTEBOOK_BYTES,
     SourceError,
     SourceText,
     check_code_size,
@@ -99,6 +101,9 @@ class Reported:
     fix: Fix | None = None
     fix_edits: tuple[LocatedEdit, ...] = ()
     source_line: str = ""  # the reported line's text, stripped (for SARIF fingerprints)
+    # Notebooks: (line, column, end line, end column) in the notebook file's own text of
+    # the JSON string holding the reported cell line (what SARIF and GitHub show).
+    file_region: tuple[int, int, int, int] | None = None
 
     @property
     def sort_key(self) -> tuple[str, int, int, int, str]:
@@ -110,6 +115,9 @@ class FileResult:
     path: str
     reported: list[Reported] = field(default_factory=list)
     error: str | None = None
+    # Errors in a part of the file (a notebook cell that does not parse) whose other
+    # parts were still analysed: (location after the path, message).
+    part_errors: list[tuple[str, str]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # "LOCATION: warning: ..." lines
     diff: str | None = None
     fixes_applied: int = 0
@@ -165,11 +173,18 @@ class _Program:
         return self._suppressions
 
     @classmethod
-    def of(cls, file_text: str, is_notebook: bool) -> _Program:
+    def of(cls, file_text: str, is_notebook: bool, drop_broken_cells: bool = False) -> _Program:
         if not is_notebook:
             return cls(file_text, file_text, None)
         notebook = read_notebook(file_text)
+        if drop_broken_cells:
+            notebook = notebook.without_broken_cells() or notebook
         return cls(file_text, notebook.source, notebook)
+
+    def without_broken_cells(self) -> _Program | None:
+        """A notebook without its cells that do not parse; None when there is none."""
+        notebook = self.notebook.without_broken_cells() if self.notebook else None
+        return None if notebook is None else _Program(self.file_text, notebook.source, notebook)
 
     def edited(self, fix: Fix, newline: str) -> _Program | None:
         edits = with_newline(fix.edits, newline)
@@ -182,7 +197,9 @@ class _Program:
         file_text = self.notebook.edited(edits)
         if file_text is None:
             return None
-        program = _Program.of(file_text, is_notebook=True)
+        program = _Program.of(
+            file_text, is_notebook=True, drop_broken_cells=bool(self.notebook.left_out)
+        )
         return program if parses(program.text) else None
 
 
@@ -284,6 +301,7 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
     message = finding.message
     cell, line, column = None, finding.line, finding.column
     end_line, end_column = finding.end_line, finding.end_column
+    file_region = None
     if program.notebook is not None:
         cell, line, column = program.notebook.position(finding.line, finding.column)
         end_cell, end_line, end_column = program.notebook.position(
@@ -292,6 +310,7 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
         if end_cell != cell:
             end_line, end_column = line, column
         message = program.notebook.cite_lines(message)
+        file_region = program.notebook.file_region(cell, line)
     return Reported(
         path=display,
         code=finding.code,
@@ -304,6 +323,7 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
         fix=finding.fix,
         fix_edits=edits,
         source_line=lines.line(finding.line).strip(),
+        file_region=file_region,
     )
 
 
@@ -326,7 +346,8 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
         raise _NeedsAnalysis
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
-    source = _decode(read_bytes(task.path), is_notebook)
+    limit = MAX_NOTEBOOK_BYTES if is_notebook else MAX_FILE_BYTES
+    source = _decode(read_bytes(task.path, limit), is_notebook)
     program = _Program.of(source.text, is_notebook)
     known = task.settings.known_codes
     if needed_before_analysis(program.text, known):
@@ -343,8 +364,21 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     try:
         findings = analyse(program.text)
     except AnalysisError as exc:
-        result.error = " ".join(str(exc).split())
-        return result
+        trimmed = program.without_broken_cells()
+        if trimmed is None:
+            result.error = " ".join(str(exc).split())
+            return result
+        program = trimmed
+        try:
+            findings = analyse(program.text)
+        except AnalysisError as again:
+            result.error = " ".join(str(again).split())
+            return result
+    if program.notebook is not None:
+        result.part_errors = [
+            (f"cell {cell.cell}:{cell.line}:{cell.column}", f"syntax error: {cell.message}")
+            for cell in program.notebook.left_out
+        ]
     if task.run.fix or task.run.diff:
         newline = "\n" if is_notebook else source.newline
         fixed, findings, result.fixes_applied = _apply_fixes(
