@@ -8,6 +8,7 @@ in the task, so ``-j N`` gives exactly the results of ``-j 1``.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -347,7 +348,8 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
     limit = MAX_NOTEBOOK_BYTES if is_notebook else MAX_FILE_BYTES
-    source = _decode(read_bytes(task.path, limit), is_notebook)
+    raw = read_bytes(task.path, limit)
+    source = _decode(raw, is_notebook)
     program = _Program.of(source.text, is_notebook)
     known = task.settings.known_codes
     if needed_before_analysis(program.text, known):
@@ -381,20 +383,38 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
         ]
     if task.run.fix or task.run.diff:
         newline = "\n" if is_notebook else source.newline
-        fixed, findings, result.fixes_applied = _apply_fixes(
-            program, findings, analyse, task, newline
-        )
+        fixed, fixed_findings, applied = _apply_fixes(program, findings, analyse, task, newline)
+        written = True
         if fixed.file_text != program.file_text:
             if task.run.diff:
                 result.diff = unified_diff(program.file_text, fixed.file_text, task.display)
             else:
-                write_atomic(task.path, source.encode(fixed.file_text))
-        program = fixed
+                written = _write_fixed(task.path, source.encode(fixed.file_text), raw, result)
+        if written:
+            program, findings, result.fixes_applied = fixed, fixed_findings, applied
     kept = _visible(findings, program, task.settings.disabled)
+    if any(finding.fix is not None for finding in kept) and not parses(program.text):
+        # Newer syntax than the running Python reads (PEP 695 ``type X = ...``): --fix
+        # cannot check a fix, so none is offered.
+        kept = [dataclasses.replace(finding, fix=None) for finding in kept]
     if kept:
         lines = LineIndex(program.text)
         result.reported = [_locate(program, finding, task.display, lines) for finding in kept]
     return result
+
+
+def _write_fixed(path: Path, data: bytes, read: bytes, result: FileResult) -> bool:
+    """Write a fixed file unless it changed since it was ``read``; a refusal or a write
+    failure becomes the file's error (its findings stay reported, unfixed)."""
+    try:
+        write_atomic(path, data, expected=read)
+    except SourceError as exc:
+        result.error = str(exc)
+        return False
+    except OSError as exc:
+        result.error = f"cannot write: {exc.strerror or exc}"
+        return False
+    return True
 
 
 def lint_file(task: FileTask) -> FileResult:

@@ -17,6 +17,7 @@ limit applies to its joined code cells.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -118,14 +119,45 @@ def decode_notebook(raw: bytes) -> SourceText:
         raise SourceError(f"cannot decode notebook as UTF-8: {exc}") from None
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def writable_target(path: Path) -> Path:
+    """The file a fix of ``path`` would replace (a symlink's target); ``SourceError``
+    for a file that must not be replaced: read-only (a rename would bypass that, even
+    for root) or hard-linked (a rename would split the links silently)."""
+    target = path.resolve()
+    info = target.stat()
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise SourceError("read-only; not fixed")
+    if info.st_nlink > 1:
+        raise SourceError(
+            f"has {info.st_nlink} hard links; not fixed (apply the fix with --diff and patch)"
+        )
+    return target
+
+
+def _copy_metadata(source: os.stat_result, target: Path, temporary: str) -> None:
+    """Mode, owner and extended attributes of ``target`` onto ``temporary``, where the
+    OS allows (owner and attributes are best effort)."""
+    os.chmod(temporary, stat.S_IMODE(source.st_mode))
+    with contextlib.suppress(OSError):
+        os.chown(temporary, source.st_uid, source.st_gid)
+    if hasattr(os, "listxattr"):
+        with contextlib.suppress(OSError):
+            for name in os.listxattr(target):
+                with contextlib.suppress(OSError):
+                    os.setxattr(temporary, name, os.getxattr(target, name))
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None:
     """Replace ``path`` with ``data`` via a temporary file in the same folder.
 
-    Readers see the old or the new content, never half of one; the permission
-    bits are kept; a symlink's target is written, the link stays.
+    Readers see the old or the new content, never half of one; mode, owner and
+    extended attributes are kept; a symlink's target is written, the link stays.
+    With ``expected`` (the bytes the fix was computed from), a file whose content
+    changed meanwhile (an editor saved it) is left alone: ``SourceError``. The check
+    runs just before the rename, so only an edit in that instant can be missed.
     """
-    target = path.resolve()
-    mode = stat.S_IMODE(target.stat().st_mode)
+    target = writable_target(path)
+    info = target.stat()
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )
@@ -134,7 +166,9 @@ def write_atomic(path: Path, data: bytes) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
+        _copy_metadata(info, target, temporary)
+        if expected is not None and target.read_bytes() != expected:
+            raise SourceError("changed on disk while being fixed; not written")
         os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):
