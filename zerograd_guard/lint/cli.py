@@ -20,6 +20,7 @@ from zerograd_guard.lint.cache import DEFAULT_DIRNAME
 from zerograd_guard.lint.config import Config, ConfigError, ConfigResolver, load_config_file
 from zerograd_guard.lint.discovery import discover
 from zerograd_guard.lint.formats import FORMATS
+from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
 from zerograd_guard.lint.runner import FileResult, FileSettings, FileTask, Reported, RunSettings
 from zerograd_guard.lint.selection import SelectionError, expand, per_file_ignored, resolve
@@ -296,24 +297,32 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         sys.stderr.write("warning: no Python files found under the given paths\n")
     results = run_tasks(tasks, args.jobs or default_jobs())
     for raw in found.missing:
-        sys.stderr.write(f"{raw}: error: no such file or directory\n")
+        sys.stderr.write(f"{printable(raw)}: error: no such file or directory\n")
+    for folder, cause in found.errors:
+        sys.stderr.write(f"{printable(_display(Path(folder)))}: error: {cause}\n")
     for result in results:
-        sys.stderr.writelines(f"{warning}\n" for warning in result.warnings)
+        shown = printable(result.path)
+        for where, message in result.warnings:
+            sys.stderr.write(f"{shown}:{where}: warning: {message}\n")
         for where, message in result.part_errors:
-            sys.stderr.write(f"{result.path}:{where}: error: {message}\n")
+            sys.stderr.write(f"{shown}:{where}: error: {message}\n")
         if result.error:
-            sys.stderr.write(f"{result.path}: error: {result.error}\n")
+            sys.stderr.write(f"{shown}: error: {result.error}\n")
     if args.diff:
         has_findings = any(result.diff for result in results)
     else:
         has_findings = any(result.reported for result in results)
     try:
-        _report(args, results, planner, len(found.missing))
+        _report(args, results, planner, len(found.missing) + len(found.errors))
     except BrokenPipeError:
         # Output piped into a command that stopped reading (``| head``): the verdict
         # stands; point stdout at devnull so the interpreter's final flush is quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if found.missing or any(result.error or result.part_errors for result in results):
+    if (
+        found.missing
+        or found.errors
+        or any(result.error or result.part_errors for result in results)
+    ):
         return EXIT_ERROR
     if has_findings and not args.exit_zero:
         return EXIT_FINDINGS
@@ -337,6 +346,10 @@ def main(argv: Sequence[str] | None = None, *, plugins: Sequence[object] = ()) -
     except BrokenPipeError:  # e.g. ``--explain ZG101 | head``; findings are handled in _run
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
+    except Exception as exc:  # a bug of ours: one line and exit 2, never read as "findings"
+        detail = " ".join(str(exc).split())
+        sys.stderr.write(f"zerograd-lint: internal error: {type(exc).__name__}: {detail}\n")
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

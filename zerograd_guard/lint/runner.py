@@ -8,10 +8,12 @@ in the task, so ``-j N`` gives exactly the results of ``-j 1``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import difflib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,7 +121,8 @@ class FileResult:
     # Errors in a part of the file (a notebook cell that does not parse) whose other
     # parts were still analysed: (location after the path, message).
     part_errors: list[tuple[str, str]] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)  # "LOCATION: warning: ..." lines
+    # (location after the path, message) of each warning about the file's comments.
+    warnings: list[tuple[str, str]] = field(default_factory=list)
     diff: str | None = None
     fixes_applied: int = 0
 
@@ -328,12 +331,12 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
     )
 
 
-def _where(program: _Program, display: str, line: int) -> str:
-    """``path:line`` (``path:cell N:line`` in a notebook) of a line of the analysed text."""
+def _where(program: _Program, line: int) -> str:
+    """``line`` (``cell N:line`` in a notebook) of a line of the analysed text."""
     if program.notebook is None:
-        return f"{display}:{line}"
+        return str(line)
     cell, cell_line, _ = program.notebook.position(line, 1)
-    return f"{display}:cell {cell}:{cell_line}"
+    return f"cell {cell}:{cell_line}"
 
 
 def _decode(raw: bytes, is_notebook: bool) -> SourceText:
@@ -355,8 +358,7 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     if needed_before_analysis(program.text, known):
         suppressions = program.suppressions(known)
         result.warnings = [
-            f"{_where(program, task.display, line)}: warning: {message}"
-            for line, message in suppressions.warnings
+            (_where(program, line), message) for line, message in suppressions.warnings
         ]
         if suppressions.opted_out:
             return result
@@ -452,6 +454,9 @@ def _size(task: FileTask) -> int:
         return 0
 
 
+KILLED_WORKER = "the process analysing it was killed (out of memory?)"
+
+
 def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     if len(tasks) <= 1:
         return [lint_file(task) for task in tasks]
@@ -463,8 +468,39 @@ def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     # other workers idle at the end.
     ordered = sorted(tasks, key=_size, reverse=True)
     chunksize = max(1, min(16, len(tasks) // (workers * 64)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(lint_file, ordered, chunksize=chunksize))
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            return list(pool.map(lint_file, ordered, chunksize=chunksize))
+    except BrokenProcessPool:
+        return _isolate_killer(ordered)
+
+
+def _isolate_killer(tasks: Sequence[FileTask]) -> list[FileResult]:
+    """After a worker died (the OOM killer, a signal): lint the files again in one
+    worker at a time, so the file whose worker dies is known; it gets an error, every
+    other file its result. Slower, and only ever after a crash."""
+    results: list[FileResult] = []
+    pending = list(tasks)
+    while pending:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            futures = []
+            with contextlib.suppress(BrokenProcessPool):  # the worker may die meanwhile
+                for task in pending:
+                    futures.append(pool.submit(lint_file, task))
+            done = 0
+            try:
+                for future in futures:
+                    results.append(future.result())
+                    done += 1
+            except BrokenProcessPool:
+                killed = True
+            else:
+                killed = done == 0  # cannot happen; guarantees progress
+            if killed:
+                results.append(FileResult(pending[done].display, error=KILLED_WORKER))
+                done += 1
+        pending = pending[done:]
+    return results
 
 
 def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:

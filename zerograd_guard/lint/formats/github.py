@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from zerograd_guard.lint.formats.paths import lossless_text
 from zerograd_guard.lint.runner import Reported
 
 _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Workflow-command escaping, plus ESC (a GitHub log renders terminal colours)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("\x1b", "%1B")
 
 
 def escape_property(text: str) -> str:
@@ -35,7 +37,7 @@ def render(items: Sequence[Reported], levels: Mapping[str, str]) -> str:
         cell = f"cell {item.cell}, line {item.line}: " if item.cell is not None else ""
         properties = ",".join(
             [
-                f"file={escape_property(item.path)}",
+                f"file={escape_property(lossless_text(item.path))}",
                 f"line={line}",
                 f"col={column}",
                 f"endLine={end_line}",

@@ -22,9 +22,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from zerograd_guard._version import __version__
+from zerograd_guard.lint.formats.paths import uri_path
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.runner import Reported
 
@@ -69,7 +69,7 @@ def _artifact(path: str, root: Path) -> dict[str, Any]:
         relative = absolute.relative_to(root).as_posix()
     except ValueError:
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative), "uriBaseId": "%SRCROOT%"}
+    return {"uri": uri_path(relative), "uriBaseId": "%SRCROOT%"}
 
 
 def _fingerprint(item: Reported, uri: str, occurrence: int) -> str:
