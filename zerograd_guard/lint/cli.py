@@ -178,6 +178,7 @@ class _Planner:
                 options=self.contributions.merged_into(config.options),
                 rules=tuple(self.rules[code] for code in sorted(selected)),
                 known_codes=frozenset(self.known),
+                plugin_key=self.contributions.plugin_key,
             )
             memo = (selected, settings)
             self._by_config[id(config)] = memo

@@ -54,11 +54,12 @@ class FileSettings:
     rules: tuple[type[Rule], ...]
     disabled: frozenset[str] = frozenset()  # per-file-ignores
     known_codes: frozenset[str] = frozenset()  # every rule's code (for noqa warnings)
+    plugin_key: str = ""  # the loaded plugins and their versions
 
     @property
     def config_key(self) -> str:
         codes = ",".join(f"{rule.__module__}.{rule.__qualname__}" for rule in self.rules)
-        return f"{self.options.cache_key()}#{codes}"
+        return f"{self.options.cache_key()}#{codes}#{self.plugin_key}"
 
 
 @dataclass(frozen=True)
