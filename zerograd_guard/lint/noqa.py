@@ -8,8 +8,9 @@ The grammar is ruff's:
   suppresses only those codes; a code also works as a prefix (``# noqa: ZG1``). A
   word that is not a code ends the list, so an explanation may follow
   (``# noqa: ZG101 warm-up loop``);
-* ``# noqa ZG101`` (codes without the colon) gets a warning and is read as a bare
-  ``# noqa``, as ruff does;
+* ``# noqa ZG101`` (codes without the colon) is read as a bare ``# noqa``, as ruff
+  and flake8 do, with a warning when the code is one of this tool's (``# noqa C901``
+  is another tool's comment: no warning);
 * a malformed code (``ZG1O2``, the letter O) gets a warning and suppresses nothing,
   so a typo never widens into a prefix (``ZG1``); a code of a known rule family that
   no rule has (``ZG109``) gets a warning too. Other tools' codes (``E501``) are
@@ -96,18 +97,24 @@ def _codes(
                 warnings.append((line, f"unknown code {code} in `# noqa`"))
             codes.add(code)
         elif _LOOKS_LIKE_CODE.fullmatch(word):
-            warnings.append((line, f"malformed code {word!r} in `# noqa` (ignored)"))
+            leading = re.match(r"[A-Za-z]+", word)
+            if leading is not None and _in_family(leading.group().upper(), known):
+                warnings.append((line, f"malformed code {word!r} in `# noqa` (ignored)"))
         else:
             break  # an explanation follows the codes
     return frozenset(codes)
 
 
+def _in_family(code: str, known: frozenset[str]) -> bool:
+    """Whether ``code`` has the letters of a known rule's code (``ZG``): ours, not
+    another tool's (``E501``, ``C901``), whose comments are none of our business."""
+    letters = code.rstrip("0123456789")
+    return any(rule.rstrip("0123456789") == letters for rule in known)
+
+
 def _known_code(code: str, known: frozenset[str]) -> bool:
     """Whether ``code`` names (or prefixes) a known rule, or belongs to another tool."""
-    if any(rule.startswith(code) for rule in known):
-        return True
-    letters = code.rstrip("0123456789")
-    return not any(rule.rstrip("0123456789") == letters for rule in known)
+    return any(rule.startswith(code) for rule in known) or not _in_family(code, known)
 
 
 def _line_codes(
@@ -117,7 +124,7 @@ def _line_codes(
     if match.group("colon") is not None:
         return _codes(rest, line, known, warnings)
     first = rest.split()[0].rstrip(",") if rest.split() else ""
-    if _LOOKS_LIKE_CODE.fullmatch(first):
+    if _LOOKS_LIKE_CODE.fullmatch(first) and _in_family(first.upper(), known):
         warnings.append(
             (
                 line,

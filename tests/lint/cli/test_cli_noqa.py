@@ -95,3 +95,11 @@ def test_file_level_opt_out_with_codes_honours_them(tmp_path, lint):
 def test_file_level_opt_out_inside_a_docstring_does_not_count(tmp_path, lint):
     write(tmp_path, "loop.py", '"""\n# zerograd: noqa\n"""\n' + BUGGY)
     assert lint("loop.py").code == 1
+
+
+def test_other_tools_codes_without_the_colon_act_as_a_bare_noqa_silently(tmp_path, lint):
+    write(tmp_path, "loop.py", _with_comment("# noqa C901"))
+    assert (lint("loop.py").code, lint("loop.py").err) == (0, "")
+    write(tmp_path, "loop.py", _with_comment("# noqa: E1O1, ZG101"))  # not ours: no warning
+    run = lint("loop.py")
+    assert (run.code, run.err) == (0, "")
