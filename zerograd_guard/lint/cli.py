@@ -254,7 +254,8 @@ def _report(
             out.write(text.render(items, _colour()))
         fixed = sum(result.fixes_applied for result in results)
         fixable = 0 if args.fix else sum(1 for i in items if i.fix is not None and i.fix.safe)
-        out.write(text.summary(len(items), fixed, fixable, len(errors) + missing))
+        unchecked = len({path for path, _ in errors}) + missing  # a notebook counts once
+        out.write(text.summary(len(items), fixed, fixable, unchecked))
 
 
 def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:

@@ -186,3 +186,12 @@ def test_sarif_and_github_regions_are_lines_of_the_notebook_file(tmp_path, lint)
     github = lint("--format", "github", "nb.ipynb").out
     assert f"line={file_line}," in github
     assert "cell 2, line 3:" in github
+
+
+def test_a_notebook_with_two_broken_cells_counts_as_one_file(tmp_path, lint):
+    cells = (_cell(SETUP), _cell("a = \n"), _cell("b = \n"), _cell(BUGGY_LOOP))
+    write(tmp_path, "nb.ipynb", _notebook(*cells))
+    run = lint("nb.ipynb")
+    assert run.code == 2
+    assert len(run.err.splitlines()) == 2
+    assert run.out.endswith("1 file could not be checked.\n")
