@@ -3,6 +3,7 @@ the GitHub workflow example, the pre-commit examples and the install lines."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import shutil
@@ -14,6 +15,12 @@ import yaml
 
 from zerograd_guard.lint.cli import main as lint_main
 from zerograd_guard.lint.config import TABLE, parse_table, tomllib
+
+# The pytester runs below turn the guard on in this process, which imports torch, and
+# pytester drops the modules a run imported when it ends; torch (numpy) cannot be
+# imported a second time in one process, so import it before any snapshot is taken.
+with contextlib.suppress(ImportError):
+    import torch  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

@@ -5,7 +5,6 @@ command line, with no internal error, no traceback and a clean exit code."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 from run_scale import deterministic_sample, library_roots, lint_files, python_files
@@ -20,9 +19,7 @@ def test_sample_of_installed_code_lints_without_internal_errors():
     sample = deterministic_sample(files, SAMPLE_SIZE, MAX_BYTES)
     assert len(sample) == SAMPLE_SIZE
     assert sample == deterministic_sample(files, SAMPLE_SIZE, MAX_BYTES)  # deterministic
-    started = time.perf_counter()
     report = lint_files(sample, jobs=1)
-    elapsed = time.perf_counter() - started
     assert report.crashes == []
     assert report.exit_code in (0, 1, 2)
     assert report.exit_code == 2 or not report.parse_errors
@@ -30,4 +27,3 @@ def test_sample_of_installed_code_lints_without_internal_errors():
     for line in report.parse_errors:  # one line per bad file, naming it
         named = re.sub(r":\d+:\d+$", "", line.split(": error: ")[0])  # syntax errors: path:L:C
         assert Path(named).resolve() in linted, line
-    assert elapsed < 30, f"{elapsed:.1f} s"

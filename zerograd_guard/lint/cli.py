@@ -22,6 +22,7 @@ from zerograd_guard.lint.config import Config, ConfigError, ConfigResolver, load
 from zerograd_guard.lint.console import COLOR_CHOICES, use_colour
 from zerograd_guard.lint.discovery import Discovered, discover
 from zerograd_guard.lint.formats import FORMATS
+from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.formats.text import error_line
 from zerograd_guard.lint.listing import render_files, render_rules, render_settings
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
@@ -255,6 +256,8 @@ class _Planner:
             settings = FileSettings(
                 options=self.contributions.merged_into(config.options),
                 rules=tuple(self.rules[code] for code in sorted(selected)),
+                known_codes=frozenset(self.known),
+                plugin_key=self.contributions.plugin_key,
             )
             memo = (selected, settings)
             self._by_config[id(config)] = memo
@@ -265,7 +268,7 @@ class _Planner:
         origin = f"{config.source} per-file-ignores"
         disabled = per_file_ignored(config.per_file_ignores, path, config.root, self.known, origin)
         if disabled & selected:
-            settings = FileSettings(settings.options, settings.rules, frozenset(disabled))
+            settings = dataclasses.replace(settings, disabled=frozenset(disabled))
         return FileTask(path=path, display=_display(path), settings=settings, run=self.run)
 
     def names(self) -> dict[str, str]:
@@ -314,6 +317,11 @@ def _report(
 
     items: list[Reported] = [item for result in results for item in result.reported]
     errors = [(result.path, result.error) for result in results if result.error]
+    errors += [
+        (result.path, f"{where}: {message}")
+        for result in results
+        for where, message in result.part_errors
+    ]
     rules = planner.selected_rules()
     if args.diff:
         out.writelines(result.diff for result in results if result.diff)
@@ -359,7 +367,8 @@ def _report(
             hidden = 0
             if not args.unsafe_fixes:
                 hidden = sum(1 for i in items if i.fix is not None and not i.fix.safe)
-            out.write(text.summary(len(items), fixed, fixable, len(errors) + missing, hidden))
+            unchecked = len({path for path, _ in errors}) + missing  # a notebook counts once
+            out.write(text.summary(len(items), fixed, fixable, unchecked, hidden))
 
 
 def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:
@@ -443,10 +452,17 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
             sys.stderr.write("warning: no Python files found under the given paths\n")
     results = run_tasks(tasks, args.jobs or default_jobs())
     for raw in found.missing:
-        sys.stderr.write(f"{raw}: error: no such file or directory\n")
+        sys.stderr.write(f"{printable(raw)}: error: no such file or directory\n")
+    for folder, cause in found.errors:
+        sys.stderr.write(f"{printable(_display(Path(folder)))}: error: {cause}\n")
     for result in results:
+        shown = printable(result.path)
+        for where, message in result.warnings:
+            sys.stderr.write(f"{shown}:{where}: warning: {message}\n")
+        for where, message in result.part_errors:
+            sys.stderr.write(f"{shown}:{where}: error: {message}\n")
         if result.error:
-            sys.stderr.write(f"{error_line(result.path, result.error)}\n")
+            sys.stderr.write(f"{error_line(shown, result.error)}\n")
     if args.add_noqa:
         return _add_noqa(results, tasks)
     if args.diff:
@@ -468,7 +484,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         report_stream = sys.stdout
     try:
         with _output(args.output_file, report_stream) as out:
-            _report(args, results, planner, len(found.missing), out, stdin_text)
+            _report(args, results, planner, len(found.missing) + len(found.errors), out, stdin_text)
     except BrokenPipeError:
         # Output piped into a command that stopped reading (``| head``): the verdict
         # stands; point stdout at devnull so the interpreter's final flush is quiet.
@@ -477,7 +493,11 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         raise UsageError(
             f"{args.output_file}: error: cannot write: {exc.strerror or exc}"
         ) from None
-    if found.missing or any(result.error for result in results):
+    if (
+        found.missing
+        or found.errors
+        or any(result.error or result.part_errors for result in results)
+    ):
         return EXIT_ERROR
     if args.exit_non_zero_on_fix and any(result.fixes_applied for result in results):
         return EXIT_FINDINGS
@@ -556,6 +576,10 @@ def main(argv: Sequence[str] | None = None, *, plugins: Sequence[object] = ()) -
     except BrokenPipeError:  # e.g. ``--explain ZG101 | head``; findings are handled in _run
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
+    except Exception as exc:  # a bug of ours: one line and exit 2, never read as "findings"
+        detail = " ".join(str(exc).split())
+        sys.stderr.write(f"zerograd-lint: internal error: {type(exc).__name__}: {detail}\n")
+        return EXIT_ERROR
 
 
 def _subcommand(name: str, argv: list[str], plugins: Sequence[object]) -> int:

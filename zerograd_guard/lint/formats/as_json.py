@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zerograd_guard.codes import docs_url
+from zerograd_guard.lint.formats.paths import lossless_text
 from zerograd_guard.lint.runner import Reported
 
 
@@ -33,7 +34,7 @@ def finding_object(item: Reported, names: Mapping[str, str] | None = None) -> di
             ],
         }
     return {
-        "path": item.path,
+        "path": lossless_text(item.path),
         "line": item.line,
         "column": item.column,
         "end_line": item.end_line,

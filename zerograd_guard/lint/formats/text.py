@@ -6,6 +6,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.runner import FileResult, Reported
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
@@ -13,7 +14,7 @@ _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 
 def location(item: Reported) -> str:
     cell = f"cell {item.cell}:" if item.cell is not None else ""
-    return f"{item.path}:{cell}{item.line}:{item.column}"
+    return f"{printable(item.path)}:{cell}{item.line}:{item.column}"
 
 
 _SYNTAX_ERROR = re.compile(r"syntax error at (\d+):(\d+): (.*)", re.DOTALL)
