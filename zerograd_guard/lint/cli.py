@@ -20,7 +20,14 @@ from zerograd_guard.lint.config import Config, ConfigError, ConfigResolver, load
 from zerograd_guard.lint.discovery import discover
 from zerograd_guard.lint.formats import FORMATS
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
-from zerograd_guard.lint.runner import FileResult, FileSettings, FileTask, Reported, RunSettings
+from zerograd_guard.lint.runner import (
+    NO_FAST_PATH_ENV,
+    FileResult,
+    FileSettings,
+    FileTask,
+    Reported,
+    RunSettings,
+)
 from zerograd_guard.lint.selection import SelectionError, expand, per_file_ignored, resolve
 
 if TYPE_CHECKING:
@@ -89,6 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--statistics", action="store_true", help="print counts per code")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache")
     parser.add_argument("--cache-dir", metavar="DIR", help="cache folder (default .zerograd_cache)")
+    parser.add_argument(
+        "--no-fast-path",
+        action="store_true",
+        help=f"parse whole files (same findings; for comparisons; or {NO_FAST_PATH_ENV}=1)",
+    )
     parser.add_argument(
         "-j",
         "--jobs",
@@ -280,7 +292,11 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     if not args.no_cache:
         cache_dir = Path(args.cache_dir) if args.cache_dir else _cache_dir(resolver, paths)
     run = RunSettings(
-        fix=args.fix, diff=args.diff, unsafe_fixes=args.unsafe_fixes, cache_dir=cache_dir
+        fix=args.fix,
+        diff=args.diff,
+        unsafe_fixes=args.unsafe_fixes,
+        cache_dir=cache_dir,
+        fast_path=not (args.no_fast_path or os.environ.get(NO_FAST_PATH_ENV, "") not in ("", "0")),
     )
     found = discover(paths, resolver, args.force_exclude)
     planner = _Planner(args, rules, contributions, run)

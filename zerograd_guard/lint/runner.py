@@ -22,7 +22,7 @@ from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, wit
 from zerograd_guard.lint.noqa import file_opted_out, filter_suppressed
 from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import may_contain_backward
+from zerograd_guard.lint.prefilter import may_call_backward, may_contain_backward
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.sourcefile import (
     SourceError,
@@ -35,6 +35,7 @@ from zerograd_guard.lint.sourcefile import (
 )
 
 MAX_FIX_ROUNDS = 25
+NO_FAST_PATH_ENV = "ZEROGRAD_NO_FAST_PATH"  # set (not "0"): as ``--no-fast-path``
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class RunSettings:
     diff: bool = False
     unsafe_fixes: bool = False
     cache_dir: Path | None = None
+    # parse only the statements that can contribute (``regions``); off: the whole file
+    fast_path: bool = True
 
 
 @dataclass(frozen=True)
@@ -113,34 +116,54 @@ class _NeedsAnalysis(Exception):
     """A cache-only lint met a file the cache cannot answer."""
 
 
+BUILTIN_RULES_PACKAGE = "zerograd_guard.lint.rules."
+
+
 class _Analysis:
-    """The analyzer behind the pre-filter and the cache, for one task."""
+    """The analyzer behind the pre-filters and the cache, for one task."""
 
     def __init__(self, task: FileTask, cache_only: bool = False) -> None:
         self.settings = task.settings
         self.cache = ResultCache(task.run.cache_dir) if task.run.cache_dir else None
         self.cache_only = cache_only
+        # The fast path's proof covers the built-in rules; a plugin rule may read any part
+        # of the tree, so with one the whole file is parsed (after the old pre-filter).
+        self.fast_path = task.run.fast_path and all(
+            rule.__module__.startswith(BUILTIN_RULES_PACKAGE) for rule in task.settings.rules
+        )
+        self.config_key = task.settings.config_key + ("" if self.fast_path else "#whole-file")
 
     def __call__(self, program: str) -> list[Finding]:
-        # The substring pre-filter is cheaper than hashing and reading a cache entry.
-        if not may_contain_backward(program, self.settings.options):
+        # The text pre-filter is cheaper than hashing and reading a cache entry.
+        prefilter = may_call_backward if self.fast_path else may_contain_backward
+        if not prefilter(program, self.settings.options):
             return []
-        key = cache_key(program, self.settings.config_key)
+        key = cache_key(program, self.config_key)
         if self.cache is not None:
             cached = self.cache.get(key)
             if cached is not None:
                 return cached
         if self.cache_only:
             raise _NeedsAnalysis
+        check_code_size(program)
+        findings = self._analyse(program)
+        if self.cache is not None:
+            self.cache.put(key, findings)
+        return findings
+
+    def _analyse(self, program: str) -> list[Finding]:
+        text: str | None = program
+        if self.fast_path:
+            from zerograd_guard.lint.regions import analysed_text
+
+            text = analysed_text(program, self.settings.options)
+            if text is None:
+                return []  # no statement can contribute: libcst is not even imported
         # Imported only on a cache miss: the analyzer pulls in libcst, which a
         # warm run over unchanged files never needs.
         from zerograd_guard.lint.analyze import analyze_source
 
-        check_code_size(program)
-        findings = analyze_source(program, self.settings.options, list(self.settings.rules))
-        if self.cache is not None:
-            self.cache.put(key, findings)
-        return findings
+        return analyze_source(text, self.settings.options, list(self.settings.rules))
 
 
 @dataclass
