@@ -113,7 +113,7 @@ class FileResult:
 
 
 class _NeedsAnalysis(Exception):
-    """A cache-only lint met a file the cache cannot answer."""
+    """A lint without parsing met a file that needs the analyzer."""
 
 
 BUILTIN_RULES_PACKAGE = "zerograd_guard.lint.rules."
@@ -343,7 +343,7 @@ def _decode(raw: bytes, is_notebook: bool) -> SourceText:
 def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     from zerograd_guard.lint.errors import AnalysisError
 
-    if cache_only and (task.run.fix or task.run.diff or task.run.cache_dir is None):
+    if cache_only and (task.run.fix or task.run.diff):
         raise _NeedsAnalysis
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
@@ -382,8 +382,8 @@ def lint_file(task: FileTask) -> FileResult:
     return result
 
 
-def _lint_from_cache(task: FileTask) -> FileResult | None:
-    """The file's result when the cache alone answers it, else ``None``."""
+def _lint_without_parsing(task: FileTask) -> FileResult | None:
+    """The file's result when the pre-filter or the cache answers it, else ``None``."""
     return _guarded_lint(task, cache_only=True)
 
 
@@ -410,16 +410,24 @@ def _size(task: FileTask) -> int:
         return 0
 
 
+# Pending work below this many bytes is analysed in this process: starting workers
+# (forking, each importing what the parent has not) costs more than ten small files.
+IN_PROCESS_BYTES = 150_000
+
+
 def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
-    if len(tasks) <= 1:
+    sizes = {id(task): _size(task) for task in tasks}
+    if len(tasks) <= 1 or sum(sizes.values()) <= IN_PROCESS_BYTES:
         return [lint_file(task) for task in tasks]
     # Import the analyzer (and libcst) once here: forked workers inherit it.
-    import zerograd_guard.lint.analyze  # noqa: F401
+    import zerograd_guard.lint.analyze
+    import zerograd_guard.lint.regions  # noqa: F401
 
     workers = min(jobs, len(tasks))
     # Largest files first and small chunks: one slow file must not leave the
-    # other workers idle at the end.
-    ordered = sorted(tasks, key=_size, reverse=True)
+    # other workers idle at the end. Each worker lints one file at a time and drops
+    # its tree before the next (``analyze_source`` releases the model).
+    ordered = sorted(tasks, key=lambda task: sizes[id(task)], reverse=True)
     chunksize = max(1, min(16, len(tasks) // (workers * 64)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(lint_file, ordered, chunksize=chunksize))
@@ -430,15 +438,16 @@ def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     if jobs <= 1 or len(tasks) <= 1:
         results = [lint_file(task) for task in tasks]
     else:
-        # Answer what the cache can here first: a warm run must not pay for starting
-        # workers (and importing libcst) to read cache entries.
+        # Answer here first what needs no parse (the pre-filter, the cache): a warm run
+        # must not pay for starting workers (and importing libcst) to read cache
+        # entries, and what is left tells whether workers are worth starting at all.
         results, pending = [], []
         for task in tasks:
-            cached = _lint_from_cache(task)
-            if cached is None:
+            answered = _lint_without_parsing(task)
+            if answered is None:
                 pending.append(task)
             else:
-                results.append(cached)
+                results.append(answered)
         results.extend(_run_pool(pending, jobs))
     for result in results:
         result.reported.sort(key=lambda item: item.sort_key)
