@@ -32,7 +32,7 @@ def test_unrelated_statements_are_blanked_with_offsets_kept() -> None:
         + LOOP
         + ("\n\ndef unrelated(x):\n    return x + 1\n")
     )
-    reduced = analysed_text(text, AnalysisOptions())
+    reduced = analysed_text(text, AnalysisOptions(), min_chars=0)
     assert reduced is not None and len(reduced) == len(text)
     assert reduced.count("\n") == text.count("\n")
     assert "TABLE" not in reduced and "unrelated" not in reduced
@@ -52,7 +52,7 @@ def test_backward_only_in_strings_and_definitions_parses_nothing() -> None:
                 return 2 * grad
         '''
     )
-    assert analysed_text(text, AnalysisOptions()) is None
+    assert analysed_text(text, AnalysisOptions(), min_chars=0) is None
     assert whole_file(text) == []
 
 
@@ -157,17 +157,25 @@ def test_statements_sharing_a_line_are_kept_together() -> None:
 
 def test_decorators_are_blanked_with_their_function() -> None:
     text = LOOP + "\n\n@decorate(\n    1,\n)\ndef unrelated():\n    return 2\n"
-    reduced = analysed_text(text, AnalysisOptions())
+    reduced = analysed_text(text, AnalysisOptions(), min_chars=0)
     assert reduced is not None and "decorate" not in reduced
     _same(text)
 
 
 def test_files_ast_cannot_parse_are_analysed_whole() -> None:
     text = LOOP + "\ndef broken(:\n"
-    assert analysed_text(text, AnalysisOptions()) == text
+    assert analysed_text(text, AnalysisOptions(), min_chars=0) == text
     assert isinstance(fast_path(text), str) and fast_path(text) == whole_file(text)
 
 
 def test_lone_carriage_returns_are_analysed_whole() -> None:
     text = LOOP.replace("\n", "\r") + "\rdef unrelated():\r    return 1\r"
+    assert analysed_text(text, AnalysisOptions(), min_chars=0) == text
+
+
+def test_small_files_are_analysed_whole() -> None:
+    text = LOOP + "\n\ndef unrelated(x):\n    return x + 1\n"
     assert analysed_text(text, AnalysisOptions()) == text
+    padded = text + "\n\n" + "".join(f"def f{i}():\n    return {i}\n\n\n" for i in range(900))
+    reduced = analysed_text(padded, AnalysisOptions())
+    assert reduced is not None and "unrelated" not in reduced and LOOP in reduced

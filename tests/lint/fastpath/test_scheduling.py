@@ -79,7 +79,9 @@ def test_large_runs_use_the_pool_biggest_first(tmp_path: Path, pool: type[_Recor
 
 
 def test_a_run_needing_no_parse_does_not_import_libcst(tmp_path: Path) -> None:
-    write(tmp_path, "doc.py", '"""Call ``loss.backward()`` first."""\nx = 1\n')
+    # large enough to be split (small files are parsed whole): no statement is seeded
+    filler = "".join(f"def f{index}():\n    return {index}\n\n\n" for index in range(900))
+    write(tmp_path, "doc.py", '"""Call ``loss.backward()`` first."""\n' + filler)
     write(tmp_path, "hooks.py", "m.register_full_backward_hook(h)\n")
     write(tmp_path, "plain.py", "print('hello')\n")
     program = (
