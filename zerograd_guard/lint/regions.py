@@ -61,7 +61,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import backward_call_pattern, backward_names
+from zerograd_guard.lint.prefilter import backward_names, has_backward_call
 
 WORD = re.compile(r"[^\W\d]\w*")
 CLASS = re.compile(r"(?<!\w)class\s+([^\W\d]\w*)")
@@ -149,9 +149,7 @@ def _seeded(nodes: Sequence[ast.stmt], names: frozenset[str]) -> bool:
     return False
 
 
-def _describe(
-    nodes: list[ast.stmt], segment: str, call_pattern: re.Pattern[str], names: frozenset[str]
-) -> Statement:
+def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Statement:
     words = frozenset(WORD.findall(segment))
     callables = frozenset(DEFINED.findall(segment))
     provides = set(CLASS.findall(segment))  # classes are values too (instances)
@@ -176,7 +174,7 @@ def _describe(
         callables=callables,
         provides=frozenset(provides | callables),
         carriers=frozenset(provides),
-        seeded=call_pattern.search(segment) is not None and _seeded(nodes, names),
+        seeded=has_backward_call(segment, names) and _seeded(nodes, names),
     )
 
 
@@ -194,7 +192,6 @@ def split_statements(
     if starts[-1] != len(text):
         starts.append(len(text))
     names = backward_names(options)
-    pattern = backward_call_pattern(names)
     groups: list[list[ast.stmt]] = []
     last_line = 0
     for node in tree.body:
@@ -208,7 +205,7 @@ def split_statements(
         first = _first_line(group[0])
         last = max(node.end_lineno or node.lineno for node in group)
         segment = text[starts[first - 1] : starts[min(last, len(starts) - 1)]]
-        statements.append(_describe(group, segment, pattern, names))
+        statements.append(_describe(group, segment, names))
     return statements, starts
 
 

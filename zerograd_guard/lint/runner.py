@@ -133,10 +133,14 @@ class _Analysis:
         )
         self.config_key = task.settings.config_key + ("" if self.fast_path else "#whole-file")
 
+    def may_find(self, program: str) -> bool:
+        """False when the text pre-filter rules out every finding."""
+        prefilter = may_call_backward if self.fast_path else may_contain_backward
+        return prefilter(program, self.settings.options)
+
     def __call__(self, program: str) -> list[Finding]:
         # The text pre-filter is cheaper than hashing and reading a cache entry.
-        prefilter = may_call_backward if self.fast_path else may_contain_backward
-        if not prefilter(program, self.settings.options):
+        if not self.may_find(program):
             return []
         key = cache_key(program, self.config_key)
         if self.cache is not None:
@@ -349,9 +353,12 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     is_notebook = task.path.suffix == ".ipynb"
     source = _decode(read_bytes(task.path), is_notebook)
     program = _Program.of(source.text, is_notebook)
-    if not task.settings.rules or file_opted_out(program.text):
+    if not task.settings.rules:
         return result
     analyse = _Analysis(task, cache_only)
+    # the pre-filter first: it is far cheaper than the opt-out comment search
+    if not analyse.may_find(program.text) or file_opted_out(program.text):
+        return result
     try:
         findings = analyse(program.text)
     except AnalysisError as exc:
