@@ -11,8 +11,8 @@ of a call whose function is a name or an attribute named ``backward``,
 * ``may_call_backward``: the name occurs as a word followed by ``(``. Between a call's
   function and its ``(`` Python allows only whitespace, newlines inside brackets,
   comments and line continuations, so a word followed by anything else (``_hook``,
-  ``=``, ``.``, ``,``) is not such a call; a ``#`` or ``\\`` counts as a maybe. The
-  occurrence may still be inside a string or comment: ``regions`` tells those apart.
+  ``=``, ``.``, ``,``) is not such a call. The occurrence may still be inside a string
+  or a comment: ``regions`` tells those apart.
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ def backward_names(options: AnalysisOptions = DEFAULT_OPTIONS) -> frozenset[str]
 def _call_pattern(name: str) -> re.Pattern[str]:
     # Starts with the literal name (a lookbehind or an alternation first would make the
     # regex engine try every position: ~30x slower); the word start is checked after.
-    return re.compile(rf"{re.escape(name)}(?!\w)\s*(?:[(#\\]|\Z)")
+    return re.compile(rf"{re.escape(name)}(?!\w)(?:\s|#[^\r\n]*+|\\)*\(")
 
 
 def has_backward_call(text: str, names: frozenset[str]) -> bool:
-    """Whether a word in ``names`` is followed by optional whitespace and ``(`` (or a
-    maybe: ``#``, ``\\``, the end of the text). A name right after a letter, digit or
+    """Whether a word in ``names`` is followed by ``(``, with only whitespace, comments
+    and line continuations between. A name right after a letter, digit or
     ``_`` is part of a longer word (``manual_backward`` is a name of its own); any other
     character before it, a combining mark say, counts as a word start: a maybe."""
     for name in names:

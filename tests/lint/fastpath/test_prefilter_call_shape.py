@@ -1,4 +1,4 @@
-"""The call-shape pre-filter: a backward name followed by ``(`` (or a maybe)."""
+"""The call-shape pre-filter: a backward name followed by ``(``."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ CALLS = (
     "(loss.backward\n    ())",
     "(loss.backward  # why\n ())",
     "(loss.backward \\\n())",
+    "(loss.backward\n    # why\n    # and why not\n    ())",
     "self.manual_backward(loss)",
     "torch.autograd.backward(loss)",
     "backward(loss)",
     "def backward(ctx, grad):\n    pass",  # a maybe: `regions` tells it from a call
     'doc = "call loss.backward() here"',  # a maybe: inside a string
-    "loss.backward",  # the end of the text: a maybe
 )
 NOT_CALLS = (
     "module.register_full_backward_hook(hook)",
@@ -29,6 +29,9 @@ NOT_CALLS = (
     "self.backward.cache_clear()",
     "loss.backwards()",
     "optimizer.step()",
+    "loss.backward",
+    "# run the backward\n# (twice)\nx = 1",
+    "x = backward  # note (a)\ny = 2",
 )
 
 
