@@ -31,15 +31,16 @@ backward name in the ``ast``). Starting from the seeds, a statement is kept when
   depth, imports at any depth, declares ``global``) a word a kept statement uses
   (channels 2-4); a kept statement's own definitions are words it uses, so a second
   definition of a kept name, whose order decides which one counts, is kept too;
-* it uses a function, class or method name a kept statement defines: it may call into
-  kept code, so its own run may observe (channel 6);
+* it may reach a backward: it uses a function, class or method name that a seed, or a
+  statement that may reach one, defines (channel 6; a run that reaches no backward
+  observes nothing);
 * it may name an optimizer (an optimizer-like word, an optimizer class or factory name,
-  ``optim``, or a word provided by such a statement): its resolution may write a tie a
-  kept function reads (channel 5);
+  ``optimizers``, ``deepspeed``, or a value a statement that may name one binds): its
+  resolution may write a tie a kept function reads (channel 5);
 * it runs in the module body and the module body can observe, i.e. some module-level
-  statement is seeded or calls into kept code (channel 1): then all of them are kept.
+  statement may reach a backward (channel 1): then all of them are kept.
 
-So a blanked statement's run reaches no backward (it would use a kept definition),
+So a blanked statement's run reaches no backward (it would use a reaching definition),
 resolving it writes no tie, it provides nothing a kept statement can look up, and its
 module-body events are in a run that observes nothing: every observation, and so every
 finding, is the same. What libcst alone rejects (syntax it does not know, nesting too
@@ -75,8 +76,11 @@ NOT_LINE_BREAK = re.compile(r"[^\r\n]+")
 # the scan) and saves much only where much can be skipped. Files of training loops are
 # mostly small, so this also keeps the fast path from slowing them down.
 SPLIT_MIN_CHARS = 16_384
-# words that name the optimizer-producing calls besides optimizer-looking names
-OPTIMIZER_SOURCES = frozenset({"optimizers", "prepare", "initialize"})
+# words besides optimizer-like names through which the resolver finds an optimizer:
+# Lightning's ``self.optimizers()``, ``deepspeed.initialize(...)``'s tuple (a copy made
+# by ``prepare(x)`` or a move is found through ``x``: a word of the same statement, or one
+# carried from another)
+OPTIMIZER_SOURCES = frozenset({"optimizers", "deepspeed"})
 
 
 @dataclass
@@ -92,6 +96,8 @@ class Statement:
     provides: frozenset[str]
     carriers: frozenset[str]  # what it provides that can hold a value (not a function)
     seeded: bool
+    # (alias, what it names) of its imports; what ``import a.b`` binds names ``a`` only
+    imports: tuple[tuple[str, str], ...] = ()
 
 
 def _target_words(node: ast.AST) -> set[str]:
@@ -130,12 +136,16 @@ def _module_bindings(node: ast.stmt, out: set[str]) -> None:
                 _module_bindings(child, out)
 
 
-def _imported(node: ast.AST) -> set[str]:
-    found: set[str] = set()
+def _imported(node: ast.AST) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
     for item in ast.walk(node):
-        if isinstance(item, (ast.Import, ast.ImportFrom)):
+        if isinstance(item, ast.Import):
             for alias in item.names:
-                found.add(alias.asname or alias.name.split(".", 1)[0])
+                top = alias.name.split(".", 1)[0]
+                found.append((alias.asname, alias.name) if alias.asname else (top, top))
+        elif isinstance(item, ast.ImportFrom):
+            for alias in item.names:
+                found.append((alias.asname or alias.name, f"{item.module or ''}.{alias.name}"))
     return found
 
 
@@ -155,9 +165,7 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
     provides = set(CLASS.findall(segment))  # classes are values too (instances)
     for declared in GLOBAL.findall(segment):
         provides.update(WORD.findall(declared))
-    if "import" in words:
-        for node in nodes:
-            provides |= _imported(node)
+    imports = [pair for node in nodes for pair in _imported(node)] if "import" in words else []
     module_body = False
     for node in nodes:
         if not isinstance(
@@ -172,9 +180,10 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
         module_body=module_body,
         words=words,
         callables=callables,
-        provides=frozenset(provides | callables),
+        provides=frozenset(provides | callables | {alias for alias, _ in imports}),
         carriers=frozenset(provides),
         seeded=has_backward_call(segment, names) and _seeded(nodes, names),
+        imports=tuple(imports),
     )
 
 
@@ -215,49 +224,49 @@ def select_statements(
 ) -> list[bool]:
     """Which statements can contribute (see the module docstring for why the others
     cannot). ``extra_seed`` adds seeds (project-wide analysis)."""
-    kept = [s.seeded or (extra_seed is not None and extra_seed(s)) for s in statements]
-    if not any(kept):
-        return kept
+    seeds = [s.seeded or (extra_seed is not None and extra_seed(s)) for s in statements]
+    if not any(seeds):
+        return seeds
+    kept = _reaching(statements, seeds)
+    chosen = [s for s, is_kept in zip(statements, kept, strict=True) if is_kept]
+    module_observes = any(s.module_body for s in chosen)
     names_optimizers = _naming_optimizers(statements)
-    used: set[str] = set()
-    defined: set[str] = set()
-    module_observes = False
-
-    def keep(index: int) -> None:
-        kept[index] = True
-        s = statements[index]
-        used.update(s.words)
-        defined.update(s.callables)
-
-    for index, is_kept in enumerate(kept):
-        if is_kept:
-            keep(index)
-            module_observes |= statements[index].module_body
+    used = {word for s in chosen for word in s.words}
     changed = True
     while changed:
         changed = False
-        module_observes = module_observes or any(
-            is_kept and s.module_body and not s.words.isdisjoint(defined)
-            for s, is_kept in zip(statements, kept, strict=True)
-        )
         for index, s in enumerate(statements):
-            if kept[index]:
-                continue
-            if (
+            if not kept[index] and (
                 names_optimizers[index]
-                or not s.words.isdisjoint(defined)
                 or not s.provides.isdisjoint(used)
                 or (module_observes and s.module_body)
             ):
-                keep(index)
-                changed = True
+                kept[index] = changed = True
+                used |= s.words
     return kept
+
+
+def _reaching(statements: Sequence[Statement], seeds: list[bool]) -> list[bool]:
+    """The seeds and the statements that may call into them, however indirectly: they
+    use a function, class or method name a reaching statement defines."""
+    reaching = list(seeds)
+    defined = {
+        name for s, seed in zip(statements, seeds, strict=True) if seed for name in s.callables
+    }
+    changed = True
+    while changed:
+        changed = False
+        for index, s in enumerate(statements):
+            if not reaching[index] and not s.words.isdisjoint(defined):
+                reaching[index] = changed = True
+                defined |= s.callables
+    return reaching
 
 
 def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
     """Statements that may name an optimizer: an optimizer-like word, or a value a
-    statement that may name an optimizer provides (an alias, a prepared copy, an
-    instance whose attribute holds one)."""
+    statement that may name an optimizer binds (an alias, a prepared copy, a class whose
+    instances hold one, an import of one)."""
     # imported here: the names module pulls in libcst, which a file without a seeded
     # statement never needs
     from zerograd_guard.lint.extract.names import (
@@ -271,7 +280,6 @@ def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
         return (
             word in OPTIMIZER_CLASSES
             or word in OPTIMIZER_SOURCES
-            or "optim" in word.lower()
             or "Adam" in word
             or "SGD" in word
             or looks_like_optimizer(word)
@@ -279,13 +287,21 @@ def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
         )
 
     naming = [any(map(optimizer_word, s.words)) for s in statements]
-    carried: set[str] = set()
+    # an import carries an optimizer only if what it names says so (``from torch.optim
+    # import SGD as Maker``); ``import torch`` does not: a use must spell ``optim``
+    carried = {
+        alias
+        for s in statements
+        for alias, named in s.imports
+        if any(map(optimizer_word, WORD.findall(named)))
+    }
     changed = True
     while changed:
         changed = False
         for index, s in enumerate(statements):
             if not naming[index] and not s.words.isdisjoint(carried):
                 naming[index] = True
+                changed = True
             if naming[index] and not s.carriers <= carried:
                 carried |= s.carriers
                 changed = True
