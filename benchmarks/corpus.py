@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DENSE_SOURCES = ("examples", "tests/lint/cases", "tests/lint/real_world")
 INSTALLED_PACKAGES = ("torch", "transformers", "lightning")
+REPOSITORY_PACKAGES = (*INSTALLED_PACKAGES, "accelerate")
 TRANSFORMS = ("renamed", "in_function", "in_method", "combined")
 
 
@@ -150,11 +151,13 @@ def build_dense(folder: Path, count: int) -> Corpus:
     return Corpus("dense", folder, tuple(files), description)
 
 
-def installed_files() -> dict[str, tuple[Path, list[Path]]]:
+def installed_files(
+    packages: tuple[str, ...] = INSTALLED_PACKAGES,
+) -> dict[str, tuple[Path, list[Path]]]:
     """Each installed package's folder and its ``.py`` files, sorted; packages not
     installed are left out. Found with ``find_spec`` so nothing is imported."""
     found: dict[str, tuple[Path, list[Path]]] = {}
-    for package in INSTALLED_PACKAGES:
+    for package in packages:
         spec = importlib.util.find_spec(package)
         if spec is None or not spec.submodule_search_locations:
             continue
@@ -163,9 +166,15 @@ def installed_files() -> dict[str, tuple[Path, list[Path]]]:
     return found
 
 
-def build_installed(folder: Path, sample: int | None, seed: int = 0) -> Corpus:
+def build_installed(
+    folder: Path,
+    sample: int | None,
+    seed: int = 0,
+    packages: tuple[str, ...] = INSTALLED_PACKAGES,
+    name: str = "installed",
+) -> Corpus:
     """Copy the installed packages' files (or a fixed random ``sample`` of them)."""
-    by_package = installed_files()
+    by_package = installed_files(packages)
     pairs = [
         (path, Path(package) / path.relative_to(root))
         for package, (root, paths) in by_package.items()
@@ -188,7 +197,7 @@ def build_installed(folder: Path, sample: int | None, seed: int = 0) -> Corpus:
         )
     else:
         description = f"all {total} .py files of {packages}"
-    return Corpus("installed", folder, tuple(files), description)
+    return Corpus(name, folder, tuple(files), description)
 
 
 def subset(corpus: Corpus, folder: Path, count: int, seed: int = 1) -> Corpus:

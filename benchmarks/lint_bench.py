@@ -105,16 +105,21 @@ def _parse_one(text: str) -> None:
 
 
 def _analyse_one(text: str) -> bool:
-    """What a cold ``-j 1`` run does per file after reading it: pre-filter, then analyse;
-    whether the file passed the pre-filter."""
+    """What a cold ``-j 1`` run does per file after reading it: pre-filter, select the
+    statements that can contribute (the fast path), analyse; whether the file passed the
+    pre-filter."""
     from zerograd_guard.lint.analyze import analyze_source
     from zerograd_guard.lint.errors import AnalysisError
-    from zerograd_guard.lint.prefilter import may_contain_backward
+    from zerograd_guard.lint.options import DEFAULT_OPTIONS
+    from zerograd_guard.lint.prefilter import may_call_backward
+    from zerograd_guard.lint.regions import analysed_text
 
-    if not may_contain_backward(text):
+    if not may_call_backward(text):
         return False
-    with contextlib.suppress(AnalysisError):
-        analyze_source(text)
+    reduced = analysed_text(text, DEFAULT_OPTIONS)
+    if reduced is not None:
+        with contextlib.suppress(AnalysisError):
+            analyze_source(reduced)
     return True
 
 
@@ -148,9 +153,9 @@ def _paired(parse: Measurement, analysis: Measurement, texts: list[str]) -> Call
 
 
 def _prefiltered(texts: list[str]) -> int:
-    from zerograd_guard.lint.prefilter import may_contain_backward
+    from zerograd_guard.lint.prefilter import may_call_backward
 
-    return sum(1 for text in texts if may_contain_backward(text))
+    return sum(1 for text in texts if may_call_backward(text))
 
 
 class _Cli:

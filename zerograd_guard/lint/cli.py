@@ -26,7 +26,14 @@ from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.formats.text import error_line
 from zerograd_guard.lint.listing import render_files, render_rules, render_settings
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
-from zerograd_guard.lint.runner import FileResult, FileSettings, FileTask, Reported, RunSettings
+from zerograd_guard.lint.runner import (
+    NO_FAST_PATH_ENV,
+    FileResult,
+    FileSettings,
+    FileTask,
+    Reported,
+    RunSettings,
+)
 from zerograd_guard.lint.selection import SelectionError, expand, per_file_ignored, resolve
 
 if TYPE_CHECKING:
@@ -130,6 +137,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="DIR",
         help=f"cache folder (default: ${CACHE_DIR_ENV}, the config's cache-dir, "
         ".zerograd_cache in the project root)",
+    )
+    parser.add_argument(
+        "--no-fast-path",
+        action="store_true",
+        help=f"parse whole files (same findings; for comparisons; or {NO_FAST_PATH_ENV}=1)",
     )
     parser.add_argument(
         "-j",
@@ -431,7 +443,11 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     if not args.no_cache and not reads_stdin:
         cache_dir = Path(args.cache_dir) if args.cache_dir else _cache_dir(resolver, paths)
     run = RunSettings(
-        fix=args.fix, diff=args.diff, unsafe_fixes=args.unsafe_fixes, cache_dir=cache_dir
+        fix=args.fix,
+        diff=args.diff,
+        unsafe_fixes=args.unsafe_fixes,
+        cache_dir=cache_dir,
+        fast_path=not (args.no_fast_path or os.environ.get(NO_FAST_PATH_ENV, "") not in ("", "0")),
     )
     planner = _Planner(args, rules, contributions, run)
     if args.show_settings:

@@ -1,17 +1,65 @@
-"""The text pre-filter: which files need parsing at all. Imports no parser.
+"""The text pre-filters: which files need parsing at all. Import no parser.
 
-A file whose text cannot contain a backward call cannot produce a finding, and a
-substring search is far cheaper than a parse (or even a cache lookup).
+A finding needs a backward event (ZG101 a backward whose gradients a later step adds to,
+ZG102 the fresh gradients of a backward discarded before a step, ZG103 gradients
+accumulated by backwards over a window), and the extractor makes a backward event only
+of a call whose function is a name or an attribute named ``backward``,
+``manual_backward`` or a configured / plugin-contributed backward name.
+
+* ``may_contain_backward``: the name occurs anywhere (the whole-file path, and runs
+  with plugin rules, which may look at any file the old filter let through);
+* ``may_call_backward``: the name occurs as a word followed by ``(``. Between a call's
+  function and its ``(`` Python allows only whitespace, newlines inside brackets,
+  comments and line continuations, so a word followed by anything else (``_hook``,
+  ``=``, ``.``, ``,``) is not such a call. The occurrence may still be inside a string
+  or a comment: ``regions`` tells those apart.
 """
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
+
 from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions
 
 BACKWARD_MARKER = "backward"
+BUILTIN_BACKWARD_CALLS = frozenset({"backward", "manual_backward"})
+
+
+def backward_names(options: AnalysisOptions = DEFAULT_OPTIONS) -> frozenset[str]:
+    """Every call name the extractor turns into a backward event."""
+    return BUILTIN_BACKWARD_CALLS | options.extra_backward_calls
+
+
+@lru_cache(maxsize=256)
+def _call_pattern(name: str) -> re.Pattern[str]:
+    # Starts with the literal name (a lookbehind or an alternation first would make the
+    # regex engine try every position: ~30x slower); the word start is checked after.
+    return re.compile(rf"{re.escape(name)}(?!\w)(?:\s|#[^\r\n]*+|\\)*\(")
+
+
+def has_backward_call(text: str, names: frozenset[str]) -> bool:
+    """Whether a word in ``names`` is followed by ``(``, with only whitespace, comments
+    and line continuations between. A name right after a letter, digit or
+    ``_`` is part of a longer word (``manual_backward`` is a name of its own); any other
+    character before it, a combining mark say, counts as a word start: a maybe."""
+    for name in names:
+        for match in _call_pattern(name).finditer(text):
+            start = match.start()
+            before = text[start - 1] if start else " "
+            if not (before.isalnum() or before == "_"):
+                return True
+    return False
 
 
 def may_contain_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
     """False only when ``text`` cannot contain a backward call (built-in or configured);
     files for which this is False cannot produce a finding and need not be parsed."""
     return BACKWARD_MARKER in text or any(name in text for name in options.extra_backward_calls)
+
+
+def may_call_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
+    """False only when no backward name in ``text`` is followed by a call's ``(``."""
+    if not may_contain_backward(text, options):  # a substring test is cheaper than a regex
+        return False
+    return has_backward_call(text, backward_names(options))

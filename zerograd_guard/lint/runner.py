@@ -29,7 +29,7 @@ from zerograd_guard.lint.noqa import (
 )
 from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import may_contain_backward
+from zerograd_guard.lint.prefilter import may_call_backward, may_contain_backward
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.sourcefile import (
     MAX_FILE_BYTES,
@@ -44,6 +44,7 @@ from zerograd_guard.lint.sourcefile import (
 )
 
 MAX_FIX_ROUNDS = 25
+NO_FAST_PATH_ENV = "ZEROGRAD_NO_FAST_PATH"  # set (not "0"): as ``--no-fast-path``
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class RunSettings:
     diff: bool = False
     unsafe_fixes: bool = False
     cache_dir: Path | None = None
+    # parse only the statements that can contribute (``regions``); off: the whole file
+    fast_path: bool = True
 
 
 @dataclass(frozen=True)
@@ -135,37 +138,61 @@ class FileResult:
 
 
 class _NeedsAnalysis(Exception):
-    """A cache-only lint met a file the cache cannot answer."""
+    """A lint without parsing met a file that needs the analyzer."""
+
+
+BUILTIN_RULES_PACKAGE = "zerograd_guard.lint.rules."
 
 
 class _Analysis:
-    """The analyzer behind the pre-filter and the cache, for one task."""
+    """The analyzer behind the pre-filters and the cache, for one task."""
 
     def __init__(self, task: FileTask, cache_only: bool = False) -> None:
         self.settings = task.settings
         self.cache = ResultCache(task.run.cache_dir) if task.run.cache_dir else None
         self.cache_only = cache_only
+        # The fast path's proof covers the built-in rules; a plugin rule may read any part
+        # of the tree, so with one the whole file is parsed (after the old pre-filter).
+        self.fast_path = task.run.fast_path and all(
+            rule.__module__.startswith(BUILTIN_RULES_PACKAGE) for rule in task.settings.rules
+        )
+        self.config_key = task.settings.config_key + ("" if self.fast_path else "#whole-file")
+
+    def may_find(self, program: str) -> bool:
+        """False when the text pre-filter rules out every finding."""
+        prefilter = may_call_backward if self.fast_path else may_contain_backward
+        return prefilter(program, self.settings.options)
 
     def __call__(self, program: str) -> list[Finding]:
-        # The substring pre-filter is cheaper than hashing and reading a cache entry.
-        if not may_contain_backward(program, self.settings.options):
+        # The text pre-filter is cheaper than hashing and reading a cache entry.
+        if not self.may_find(program):
             return []
-        key = cache_key(program, self.settings.config_key)
+        key = cache_key(program, self.config_key)
         if self.cache is not None:
             cached = self.cache.get(key)
             if cached is not None:
                 return cached
         if self.cache_only:
             raise _NeedsAnalysis
+        check_code_size(program)
+        findings = self._analyse(program)
+        if self.cache is not None:
+            self.cache.put(key, findings)
+        return findings
+
+    def _analyse(self, program: str) -> list[Finding]:
+        text: str | None = program
+        if self.fast_path:
+            from zerograd_guard.lint.regions import analysed_text
+
+            text = analysed_text(program, self.settings.options)
+            if text is None:
+                return []  # no statement can contribute: libcst is not even imported
         # Imported only on a cache miss: the analyzer pulls in libcst, which a
         # warm run over unchanged files never needs.
         from zerograd_guard.lint.analyze import analyze_source
 
-        check_code_size(program)
-        findings = analyze_source(program, self.settings.options, list(self.settings.rules))
-        if self.cache is not None:
-            self.cache.put(key, findings)
-        return findings
+        return analyze_source(text, self.settings.options, list(self.settings.rules))
 
 
 @dataclass
@@ -354,7 +381,7 @@ def _decode(raw: bytes, is_notebook: bool) -> SourceText:
 def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     from zerograd_guard.lint.errors import AnalysisError
 
-    if cache_only and (task.run.fix or task.run.diff or task.run.cache_dir is None):
+    if cache_only and (task.run.fix or task.run.diff):
         raise _NeedsAnalysis
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
@@ -373,6 +400,8 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
     if not task.settings.rules:
         return result
     analyse = _Analysis(task, cache_only)
+    if not analyse.may_find(program.text):
+        return result
     try:
         findings = analyse(program.text)
     except AnalysisError as exc:
@@ -438,8 +467,8 @@ def lint_file(task: FileTask) -> FileResult:
     return result
 
 
-def _lint_from_cache(task: FileTask) -> FileResult | None:
-    """The file's result when the cache alone answers it, else ``None``."""
+def _lint_without_parsing(task: FileTask) -> FileResult | None:
+    """The file's result when the pre-filter or the cache answers it, else ``None``."""
     return _guarded_lint(task, cache_only=True)
 
 
@@ -469,16 +498,24 @@ def _size(task: FileTask) -> int:
 KILLED_WORKER = "the process analysing it was killed (out of memory?)"
 
 
+# Pending work below this many bytes is analysed in this process: starting workers
+# (forking, each importing what the parent has not) costs more than ten small files.
+IN_PROCESS_BYTES = 150_000
+
+
 def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
-    if len(tasks) <= 1:
+    sizes = {id(task): _size(task) for task in tasks}
+    if len(tasks) <= 1 or sum(sizes.values()) <= IN_PROCESS_BYTES:
         return [lint_file(task) for task in tasks]
     # Import the analyzer (and libcst) once here: forked workers inherit it.
-    import zerograd_guard.lint.analyze  # noqa: F401
+    import zerograd_guard.lint.analyze
+    import zerograd_guard.lint.regions  # noqa: F401
 
     workers = min(jobs, len(tasks))
     # Largest files first and small chunks: one slow file must not leave the
-    # other workers idle at the end.
-    ordered = sorted(tasks, key=_size, reverse=True)
+    # other workers idle at the end. Each worker lints one file at a time and drops
+    # its tree before the next (``analyze_source`` releases the model).
+    ordered = sorted(tasks, key=lambda task: sizes[id(task)], reverse=True)
     chunksize = max(1, min(16, len(tasks) // (workers * 64)))
     try:
         with ProcessPoolExecutor(max_workers=workers) as pool:
@@ -520,15 +557,16 @@ def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     if jobs <= 1 or len(tasks) <= 1:
         results = [lint_file(task) for task in tasks]
     else:
-        # Answer what the cache can here first: a warm run must not pay for starting
-        # workers (and importing libcst) to read cache entries.
+        # Answer here first what needs no parse (the pre-filter, the cache): a warm run
+        # must not pay for starting workers (and importing libcst) to read cache
+        # entries, and what is left tells whether workers are worth starting at all.
         results, pending = [], []
         for task in tasks:
-            cached = _lint_from_cache(task)
-            if cached is None:
+            answered = _lint_without_parsing(task)
+            if answered is None:
                 pending.append(task)
             else:
-                results.append(cached)
+                results.append(answered)
         results.extend(_run_pool(pending, jobs))
     for result in results:
         result.reported.sort(key=lambda item: item.sort_key)

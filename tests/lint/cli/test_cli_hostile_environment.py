@@ -205,6 +205,7 @@ def test_a_killed_worker_is_an_error_for_its_file_and_the_others_are_reported(
         return real(task, cache_only)
 
     monkeypatch.setattr(runner, "_lint", oom_killer)
+    monkeypatch.setattr(runner, "IN_PROCESS_BYTES", 0)  # small runs stay in-process otherwise
     run = lint("--no-cache", "-j", "2", ".")
     assert run.code == 2
     assert run.err == ("huge.py: error: the process analysing it was killed (out of memory?)\n")

@@ -1,0 +1,353 @@
+"""The fast path: parse with libcst only the top-level statements that can contribute.
+
+``analysed_text(text, options)`` returns ``None`` when no statement can contribute a
+finding, else the text the analysis should parse: the file with every other top-level
+statement blanked (each of its characters but line breaks replaced by a space). Every
+kept character keeps its offset, line and column, so findings, ``# noqa``, fixes and
+notebook cells are those of the whole file; blank lines cost libcst next to nothing.
+Statement boundaries come from ``ast`` (the C parser, ~12x faster than libcst); what a
+statement holds is over-approximated from its text (every identifier-like word, strings
+and comments included), which can only keep more.
+
+Why a blanked statement can never change a result. The analysis of one file sees other
+top-level statements only through these channels (``extract`` and ``flow``):
+
+1. the module body is one function (``<module>``): its statements' events interleave;
+2. names resolved in module scope: module-level assignments, annotations, top-level
+   functions (a call's callee, a ``step(closure)``);
+3. classes by name anywhere in the file (first definition wins), and method names of
+   every class (``x.m()`` is kept if some class defines ``m``, duck typing by a method
+   only one class defines, overrides, subclass dispatch, inherited loops by base name);
+4. imports, recorded file-wide from any depth (last wins);
+5. the optimizer ties of a name (which modules' parameters it steps), shared by every
+   function that resolves an optimizer of that name;
+6. every function is judged from an unknown entry state, with the in-file functions it
+   calls analysed in place; only a run that reaches a backward observes anything.
+
+A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
+backward name in the ``ast``). Starting from the seeds, a statement is kept when
+
+* it provides (binds at module level, defines as function / class / method at any
+  depth, imports at any depth, declares ``global``) a word a kept statement uses
+  (channels 2-4); a kept statement's own definitions are words it uses, so a second
+  definition of a kept name, whose order decides which one counts, is kept too;
+* it may reach a backward: it uses a function, class or method name that a seed, or a
+  statement that may reach one, defines (channel 6; a run that reaches no backward
+  observes nothing);
+* it may name an optimizer (an optimizer-like word, an optimizer class or factory name,
+  ``optimizers``, ``deepspeed``, or a value a statement that may name one binds): its
+  resolution may write a tie a kept function reads (channel 5);
+* it runs in the module body and the module body can observe, i.e. some module-level
+  statement may reach a backward (channel 1): then all of them are kept.
+
+So a blanked statement's run reaches no backward (it would use a reaching definition),
+resolving it writes no tie, it provides nothing a kept statement can look up, and its
+module-body events are in a run that observes nothing: every observation, and so every
+finding, is the same. What libcst alone rejects (syntax it does not know, nesting too
+deep for it) in a blanked statement is not reported: the file's findings do not depend
+on it. A file ``ast`` cannot parse (or with lone ``\\r`` line ends, where line numbers
+are not plain) is analysed whole, and so is every file when a plugin contributes rules
+(``runner``): the proof covers the built-in rules only.
+
+Project-wide analysis (another module calling into this one) extends the seeds:
+``select_statements(..., extra_seed=...)`` keeps whatever ``extra_seed`` says may
+contribute, with everything the rules above then pull in.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.prefilter import backward_names, has_backward_call
+
+WORD = re.compile(r"[^\W\d]\w*")
+CLASS = re.compile(r"(?<!\w)class\s+([^\W\d]\w*)")
+DEFINED = re.compile(r"(?<!\w)(?:def|class)\s+([^\W\d]\w*)")
+GLOBAL = re.compile(r"(?<!\w)(?:global|nonlocal)\s+([^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*)")
+WALRUS = re.compile(r"([^\W\d]\w*)\s*:=")
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+NOT_LINE_BREAK = re.compile(r"[^\r\n]+")
+# Below this many characters a file is analysed whole: libcst takes at most ~50 ms on
+# it, while splitting costs ~20% of a libcst parse on every such file (``ast.parse`` and
+# the scan) and saves much only where much can be skipped. Files of training loops are
+# mostly small, so this also keeps the fast path from slowing them down.
+SPLIT_MIN_CHARS = 16_384
+# words besides optimizer-like names through which the resolver finds an optimizer:
+# Lightning's ``self.optimizers()``, ``deepspeed.initialize(...)``'s tuple (a copy made
+# by ``prepare(x)`` or a move is found through ``x``: a word of the same statement, or one
+# carried from another)
+OPTIMIZER_SOURCES = frozenset({"optimizers", "deepspeed"})
+
+
+@dataclass
+class Statement:
+    """One top-level statement (or several sharing a line), lines ``first``..``last``
+    (0-based, inclusive), and what its text may use and provide."""
+
+    first: int
+    last: int
+    module_body: bool  # holds statements the module body runs (not only defs/imports)
+    words: frozenset[str]
+    callables: frozenset[str]  # function / class / method names it defines
+    provides: frozenset[str]
+    carriers: frozenset[str]  # what it provides that can hold a value (not a function)
+    seeded: bool
+    # (alias, what it names) of its imports; what ``import a.b`` binds names ``a`` only
+    imports: tuple[tuple[str, str], ...] = ()
+
+
+def _target_words(node: ast.AST) -> set[str]:
+    found: set[str] = set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Name):
+            found.add(item.id)
+        elif isinstance(item, ast.Attribute):
+            found.add(item.attr)
+    return found
+
+
+def _module_bindings(node: ast.stmt, out: set[str]) -> None:
+    """Names a module-level statement binds in module scope (nested blocks included)."""
+    if isinstance(node, ast.Assign):
+        for target in node.targets:
+            out |= _target_words(target)
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor)):
+        out |= _target_words(node.target)
+    elif isinstance(node, (ast.With, ast.AsyncWith)):
+        for item in node.items:
+            if item.optional_vars is not None:
+                out |= _target_words(item.optional_vars)
+    elif isinstance(node, ast.Match):
+        out |= _target_words(node)  # capture patterns bind anywhere in the cases
+    elif isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+        for handler in node.handlers:
+            if handler.name:
+                out.add(handler.name)
+    for field in ("body", "orelse", "finalbody", "handlers"):
+        for child in getattr(node, field, ()):
+            if isinstance(child, ast.ExceptHandler):
+                for inner in child.body:
+                    _module_bindings(inner, out)
+            elif isinstance(child, ast.stmt):
+                _module_bindings(child, out)
+
+
+def _imported(node: ast.AST) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for item in ast.walk(node):
+        if isinstance(item, ast.Import):
+            for alias in item.names:
+                top = alias.name.split(".", 1)[0]
+                found.append((alias.asname, alias.name) if alias.asname else (top, top))
+        elif isinstance(item, ast.ImportFrom):
+            for alias in item.names:
+                found.append((alias.asname or alias.name, f"{item.module or ''}.{alias.name}"))
+    return found
+
+
+def _seeded(nodes: Sequence[ast.stmt], names: frozenset[str]) -> bool:
+    for node in nodes:
+        for item in ast.walk(node):
+            if (isinstance(item, ast.Name) and item.id in names) or (
+                isinstance(item, ast.Attribute) and item.attr in names
+            ):
+                return True
+    return False
+
+
+def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Statement:
+    words = frozenset(WORD.findall(segment))
+    callables = frozenset(DEFINED.findall(segment))
+    provides = set(CLASS.findall(segment))  # classes are values too (instances)
+    for declared in GLOBAL.findall(segment):
+        provides.update(WORD.findall(declared))
+    imports = [pair for node in nodes for pair in _imported(node)] if "import" in words else []
+    module_body = False
+    for node in nodes:
+        if not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+        ):
+            module_body = True
+            _module_bindings(node, provides)
+            provides.update(WALRUS.findall(segment))
+    return Statement(
+        first=_first_line(nodes[0]) - 1,
+        last=max(node.end_lineno or node.lineno for node in nodes) - 1,
+        module_body=module_body,
+        words=words,
+        callables=callables,
+        provides=frozenset(provides | callables | {alias for alias, _ in imports}),
+        carriers=frozenset(provides),
+        seeded=has_backward_call(segment, names) and _seeded(nodes, names),
+        imports=tuple(imports),
+    )
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", None) or ()
+    return min([node.lineno, *(decorator.lineno for decorator in decorators)])
+
+
+def split_statements(
+    text: str, tree: ast.Module, options: AnalysisOptions
+) -> tuple[list[Statement], list[int]]:
+    """The module's top-level statements (those sharing a line merged) and the offset
+    at which each line starts (one past the end for the last)."""
+    starts = [0, *(match.end() for match in LINE_BREAK.finditer(text))]
+    if starts[-1] != len(text):
+        starts.append(len(text))
+    names = backward_names(options)
+    groups: list[list[ast.stmt]] = []
+    last_line = 0
+    for node in tree.body:
+        if groups and _first_line(node) <= last_line:
+            groups[-1].append(node)
+        else:
+            groups.append([node])
+        last_line = max(last_line, node.end_lineno or node.lineno)
+    statements = []
+    for group in groups:
+        first = _first_line(group[0])
+        last = max(node.end_lineno or node.lineno for node in group)
+        segment = text[starts[first - 1] : starts[min(last, len(starts) - 1)]]
+        statements.append(_describe(group, segment, names))
+    return statements, starts
+
+
+def select_statements(
+    statements: Sequence[Statement],
+    extra_seed: Callable[[Statement], bool] | None = None,
+) -> list[bool]:
+    """Which statements can contribute (see the module docstring for why the others
+    cannot). ``extra_seed`` adds seeds (project-wide analysis)."""
+    seeds = [s.seeded or (extra_seed is not None and extra_seed(s)) for s in statements]
+    if not any(seeds):
+        return seeds
+    kept = _reaching(statements, seeds)
+    chosen = [s for s, is_kept in zip(statements, kept, strict=True) if is_kept]
+    module_observes = any(s.module_body for s in chosen)
+    names_optimizers = _naming_optimizers(statements)
+    used = {word for s in chosen for word in s.words}
+    changed = True
+    while changed:
+        changed = False
+        for index, s in enumerate(statements):
+            if not kept[index] and (
+                names_optimizers[index]
+                or not s.provides.isdisjoint(used)
+                or (module_observes and s.module_body)
+            ):
+                kept[index] = changed = True
+                used |= s.words
+    return kept
+
+
+def _reaching(statements: Sequence[Statement], seeds: list[bool]) -> list[bool]:
+    """The seeds and the statements that may call into them, however indirectly: they
+    use a function, class or method name a reaching statement defines."""
+    reaching = list(seeds)
+    defined = {
+        name for s, seed in zip(statements, seeds, strict=True) if seed for name in s.callables
+    }
+    changed = True
+    while changed:
+        changed = False
+        for index, s in enumerate(statements):
+            if not reaching[index] and not s.words.isdisjoint(defined):
+                reaching[index] = changed = True
+                defined |= s.callables
+    return reaching
+
+
+def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
+    """Statements that may name an optimizer: an optimizer-like word, or a value a
+    statement that may name an optimizer binds (an alias, a prepared copy, a class whose
+    instances hold one, an import of one)."""
+    # imported here: the names module pulls in libcst, which a file without a seeded
+    # statement never needs
+    from zerograd_guard.lint.extract.names import (
+        OPTIMIZER_CLASSES,
+        OPTIMIZER_FACTORY,
+        looks_like_optimizer,
+        matches,
+    )
+
+    def optimizer_word(word: str) -> bool:
+        return (
+            word in OPTIMIZER_CLASSES
+            or word in OPTIMIZER_SOURCES
+            or "Adam" in word
+            or "SGD" in word
+            or looks_like_optimizer(word)
+            or matches(OPTIMIZER_FACTORY, word)
+        )
+
+    naming = [any(map(optimizer_word, s.words)) for s in statements]
+    # an import carries an optimizer only if what it names says so (``from torch.optim
+    # import SGD as Maker``); ``import torch`` does not: a use must spell ``optim``
+    carried = {
+        alias
+        for s in statements
+        for alias, named in s.imports
+        if any(map(optimizer_word, WORD.findall(named)))
+    }
+    changed = True
+    while changed:
+        changed = False
+        for index, s in enumerate(statements):
+            if not naming[index] and not s.words.isdisjoint(carried):
+                naming[index] = True
+                changed = True
+            if naming[index] and not s.carriers <= carried:
+                carried |= s.carriers
+                changed = True
+    return naming
+
+
+def blanked(
+    text: str, statements: Sequence[Statement], kept: Sequence[bool], starts: list[int]
+) -> str:
+    """``text`` with the statements not kept blanked, line breaks and offsets unchanged."""
+    parts: list[str] = []
+    position = 0
+    for statement, is_kept in zip(statements, kept, strict=True):
+        if is_kept:
+            continue
+        begin, end = starts[statement.first], starts[min(statement.last + 1, len(starts) - 1)]
+        parts.append(text[position:begin])
+        parts.append(NOT_LINE_BREAK.sub(_spaces, text[begin:end]))
+        position = end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _spaces(match: re.Match[str]) -> str:
+    return " " * (match.end() - match.start())
+
+
+def analysed_text(
+    text: str,
+    options: AnalysisOptions,
+    extra_seed: Callable[[Statement], bool] | None = None,
+    min_chars: int = SPLIT_MIN_CHARS,
+) -> str | None:
+    """The text to analyse for the same findings as ``text`` (``text`` itself when it
+    cannot or need not be split: shorter than ``min_chars``), or None when no statement
+    can contribute a finding."""
+    if len(text) < min_chars or re.search(r"\r(?!\n)", text):
+        return text
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return text  # the whole-file parse reports what is wrong
+    statements, starts = split_statements(text, tree, options)
+    kept = select_statements(statements, extra_seed)
+    if not any(kept):
+        return None
+    if all(kept):
+        return text
+    return blanked(text, statements, kept, starts)
