@@ -9,6 +9,21 @@ analysed in place (with parameters bound to the caller's names), so a loop calli
 ``train_step(batch)`` is judged with what ``train_step`` does.
 
 What the check observes is recorded, not reported: the rules turn it into findings.
+
+Glossary
+--------
+* **status** — what one optimizer's gradients hold on one path (``state.StatusKind``);
+  a **state** maps optimizer keys to statuses plus the path's assumptions.
+* **atom** — a branch condition the check can correlate (``model.events.Atom``); an
+  **assumption** is ``(frame tag, atom, value)``: this path took ``atom`` as ``value``.
+* **havoc** — an unknown call handed an optimizer (or one that may clear by its name):
+  the optimizer's status becomes unknown, which never produces a finding.
+* **kill** — an assignment to names a condition reads: assumptions on them are forgotten.
+* **window** — an accumulation window: the iterations between two steps of an
+  ``if (i + 1) % k == 0: step()`` (or a micro-batch loop); fresh gradients are
+  **carried** over the loop's back edge into the next iteration of the window.
+* **widen** — too many paths: forget assumptions and which backwards fed fresh
+  gradients, so paths merge (it can only lose ZG103 findings, never add one).
 """
 
 from __future__ import annotations
@@ -20,8 +35,18 @@ from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_cle
 from zerograd_guard.lint.flow.state import (
     CLEARED,
     UNKNOWN,
+    Carried,
+    Cleared,
+    Discarded,
+    Entry,
+    Fresh,
+    Refilled,
+    Stale,
+    StaleFresh,
     State,
     Status,
+    StatusKind,
+    Unknown,
     initial,
     map_statuses,
     materialize,
@@ -70,7 +95,7 @@ class Observations:
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
-    step_statuses: dict[tuple[Event, str], set[str]] = field(default_factory=dict)
+    step_statuses: dict[tuple[Event, str], set[StatusKind]] = field(default_factory=dict)
     discards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
 
@@ -219,7 +244,7 @@ class FlowEngine:
         else_in: set[State] = set()
         body_value = not statement.negated
         for state in states:
-            assumptions = state[2]
+            assumptions = state.assumptions
             if tracked:
                 if (frame.tag, atom, body_value) in assumptions:
                     body_in.add(state)
@@ -227,8 +252,18 @@ class FlowEngine:
                 if (frame.tag, atom, not body_value) in assumptions:
                     else_in.add(state)
                     continue
-                body_in.add((state[0], state[1], assumptions | {(frame.tag, atom, body_value)}))
-                else_in.add((state[0], state[1], assumptions | {(frame.tag, atom, not body_value)}))
+                body_in.add(
+                    State(
+                        state.default, state.entries, assumptions | {(frame.tag, atom, body_value)}
+                    )
+                )
+                else_in.add(
+                    State(
+                        state.default,
+                        state.entries,
+                        assumptions | {(frame.tag, atom, not body_value)},
+                    )
+                )
             else:
                 body_in.add(state)
                 else_in.add(state)
@@ -284,13 +319,13 @@ class FlowEngine:
         return outcome
 
     def _back_edge(self, state: State, loop: Loop) -> State:
-        assumptions = state[2]
+        assumptions = state.assumptions
         # fresh gradients reach the back edge only on paths that skipped the step; blame
         # accumulation when such a path went through an accumulation-like condition
         skipped_window = any(atom.accumulation for _, atom, _ in assumptions) or not self.has_step(
             loop.body
         )
-        default, entries = state[0], state[1]
+        default, entries = state.default, state.entries
         if skipped_window:
             default = _carry(default, loop)
             entries = tuple((key, _carry(value, loop)) for key, value in entries)
@@ -306,7 +341,7 @@ class FlowEngine:
                         kept.add((tag, atom, True))
                 continue
             kept.add((tag, atom, value))
-        return (default, entries, frozenset(kept))
+        return State(default, entries, frozenset(kept))
 
     def try_(self, statement: Try, states: set[State], frame: _Frame) -> _Outcome:
         outcome = _Outcome()
@@ -389,41 +424,44 @@ class FlowEngine:
 
     def _backward(self, state: State, event: Event) -> State:
         def add(value: Status) -> Status:
-            kind = value[0]
-            if kind == "S":
-                return ("SF", event, value[1], False, value[2], value[3])
-            if kind == "SF":  # keep the first backward since the last step of any optimizer
-                return ("SF", event if value[3] else value[1], value[2], False, *value[4:])
-            if kind == "FC":
-                return value if event in value[2] else ("FC", value[1], value[2] | {event})
-            if kind == "D" and value[2] is not None:
-                return ("FW", event, value[1], value[2], value[3])
-            if kind == "FW":
-                return ("FW", event, *value[2:])
-            if kind == "F":
-                return value if event in value[1] else ("F", value[1] | {event})
-            return ("F", frozenset({event}))
+            kind = type(value)
+            if kind is Stale:
+                return StaleFresh(event, value.step, False, value.skipped, value.guards)
+            if kind is StaleFresh:  # keep the first backward since the last step of any optimizer
+                first = event if value.reset else value.backward
+                return StaleFresh(first, value.step, False, value.skipped, value.guards)
+            if kind is Carried:
+                if event in value.backwards:
+                    return value
+                return Carried(value.loop, value.backwards | {event})
+            if kind is Discarded and value.carried is not None:
+                return Refilled(event, value.clear, value.carried, value.loop)  # type: ignore[arg-type]
+            if kind is Refilled:
+                return Refilled(event, value.clear, value.carried, value.loop)
+            if kind is Fresh:
+                return value if event in value.backwards else Fresh(value.backwards | {event})
+            return Fresh(frozenset({event}))
 
         return map_statuses(state, add)
 
     def _step(self, state: State, event: Event, keys: tuple[str, ...]) -> State:
-        entries = dict(state[1])
-        default = state[0]
+        entries = dict(state.entries)
+        default = state.default
         targets = [*list(entries), ALL] if ALL in keys else list(keys)
         for key, value in entries.items():
-            if value[0] == "SF" and key not in targets:
-                entries[key] = (*value[:3], True, *value[4:])
-        if default[0] == "SF" and ALL not in targets:
-            default = (*default[:3], True, *default[4:])
+            if type(value) is StaleFresh and key not in targets:
+                entries[key] = _reset(value)
+        if type(default) is StaleFresh and ALL not in targets:
+            default = _reset(default)
         guards = self.step_guards()
         for key in targets:
             value = default if key == ALL else entries.get(key, default)
             self._observe_step(event, key, value, guards)
             # a step on cleared gradients applies nothing: they stay cleared, not stale; one
             # on unknown gradients (the caller's, an unknown call's) proves nothing stale
-            if value[0] in ("C", "D"):
+            if type(value) in (Cleared, Discarded):
                 after = CLEARED
-            elif value[0] in ("E", "U"):
+            elif type(value) in (Entry, Unknown):
                 after = value
             else:
                 after = stale(event, guards)
@@ -437,7 +475,7 @@ class FlowEngine:
         """A configured step call handed no optimizer the check knows: it steps the
         optimizers nothing in this code names, when no optimizer is named at all; else
         which of them it steps is unknown."""
-        if state[1]:
+        if state.entries:
             return self._havoc(state, (ALL,))
         return self._step(state, event, (ALL,))
 
@@ -448,16 +486,16 @@ class FlowEngine:
 
     def _observe_step(self, event: Event, key: str, value: Status, guards: Guards) -> None:
         observations = self.observations
-        observations.step_statuses.setdefault((event, key), set()).add(value[0])
-        kind = value[0]
-        if kind == "SF" and proven(value, guards, tuple(loop for loop, _, _ in self.loops)):
-            observations.leaks.setdefault((value[1], key), set()).add(value[2])
-        elif kind == "D":
-            observations.discards.setdefault((event, key), set()).update(value[4])
-        elif kind == "FW" and value[1] in value[3]:
+        observations.step_statuses.setdefault((event, key), set()).add(value.kind)
+        kind = type(value)
+        if kind is StaleFresh and proven(value, guards, tuple(loop for loop, _, _ in self.loops)):
+            observations.leaks.setdefault((value.backward, key), set()).add(value.step)
+        elif kind is Discarded:
+            observations.discards.setdefault((event, key), set()).update(value.clears)
+        elif kind is Refilled and value.backward in value.carried:
             # the same backward whose accumulated gradients the clear threw away feeds
             # this step: the clear runs on every micro-batch of the window
-            clear, loop = value[2], value[4]
+            clear, loop = value.clear, value.loop
             if not clear.managed and self.runs_every_iteration(loop.body, clear):
                 observations.broken_windows.setdefault(clear, (key, loop))
 
@@ -469,23 +507,25 @@ class FlowEngine:
         modules: tuple[str, ...],
         frame: _Frame,
     ) -> State:
-        entries = dict(state[1])
-        default = state[0]
+        entries = dict(state.entries)
+        default = state.default
         everything = ALL in keys
 
         def cleared(value: Status) -> Status:
-            kind = value[0]
-            if kind == "FC":  # gradients accumulated over earlier iterations
-                return ("D", event, value[2], value[1], frozenset({event}))
-            if kind in ("F", "SF", "FW"):  # fresh gradients no step has seen
-                return ("D", event, None, None, frozenset({event}))
-            if kind == "D":  # every clear since the discard (a fix must move them all)
-                return value if event in value[4] else (*value[:4], value[4] | {event})
+            kind = type(value)
+            if kind is Carried:  # gradients accumulated over earlier iterations
+                return Discarded(event, value.backwards, value.loop, frozenset({event}))
+            if kind in (Fresh, StaleFresh, Refilled):  # fresh gradients no step has seen
+                return Discarded(event, None, None, frozenset({event}))
+            if kind is Discarded:  # every clear since the discard (a fix must move them all)
+                if event in value.clears:
+                    return value
+                return Discarded(value.clear, value.carried, value.loop, value.clears | {event})
             return CLEARED
 
         for key, value in entries.items():
             if everything or key in keys or self._module_clears(key, modules):
-                if value[0] == "F":
+                if type(value) is Fresh:
                     self._note_skipped_window(state, event, key)
                 entries[key] = cleared(value)
         for key in keys:
@@ -511,7 +551,7 @@ class FlowEngine:
                 isinstance(statement, If)
                 and statement.atom is not None
                 and statement.atom.accumulation
-                and (frame.tag, statement.atom, statement.negated) in state[2]
+                and (frame.tag, statement.atom, statement.negated) in state.assumptions
                 and self.has_step(statement.body)
             ):
                 self.observations.broken_windows.setdefault(clear, (key, loop))
@@ -529,22 +569,22 @@ class FlowEngine:
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
             return map_statuses(state, _unknown)
-        entries = dict(state[1])
+        entries = dict(state.entries)
         for key in keys:
             entries[key] = UNKNOWN
         return with_entries(state, entries)
 
     def _kill(self, state: State, event: Event, frame: _Frame) -> State:
-        if not state[2]:
+        if not state.assumptions:
             return state  # no assumption to forget
         kept = set()
-        for tag, atom, value in state[2]:
+        for tag, atom, value in state.assumptions:
             if tag == frame.tag and atom.names & event.names:
                 if event.increment and atom.key[0] == "end" and atom.counter in event.names:
                     kept.add((tag, _window_start(atom), value))
                 continue
             kept.add((tag, atom, value))
-        return (state[0], state[1], frozenset(kept))
+        return State(state.default, state.entries, frozenset(kept))
 
     # -- calls --------------------------------------------------------------------------
 
@@ -594,7 +634,12 @@ class FlowEngine:
             ended = outcome.normal | outcome.returns
             if not shares_names:
                 ended = {
-                    (s[0], s[1], frozenset(a for a in s[2] if a[0] != inner.tag)) for s in ended
+                    State(
+                        s.default,
+                        s.entries,
+                        frozenset(a for a in s.assumptions if a[0] != inner.tag),
+                    )
+                    for s in ended
                 }
             self._calls[(binding, state)] = ended
             result |= ended
@@ -724,13 +769,13 @@ class FlowEngine:
 
 
 def _coarse(value: Status) -> Status:
-    kind = value[0]
-    if kind == "F" or kind == "FW":
-        return ("F", frozenset())
-    if kind == "FC":
-        return ("FC", value[1], frozenset())
-    if kind == "D":
-        return ("D", value[1], None, None, frozenset({value[1]}))
+    kind = type(value)
+    if kind is Fresh or kind is Refilled:
+        return Fresh(frozenset())
+    if kind is Carried:
+        return Carried(value.loop, frozenset())
+    if kind is Discarded:
+        return Discarded(value.clear, None, None, frozenset({value.clear}))
     return value
 
 
@@ -738,7 +783,7 @@ def _widen(states: set[State]) -> set[State]:
     """Too many paths: forget assumptions and which backward calls fed fresh gradients
     (that only costs ZG103 findings, never adds one), so paths merge."""
     return {
-        (_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
+        State(_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
         for default, entries, _ in states
     }
 
@@ -757,7 +802,7 @@ def _maybe_fresh(state: State) -> State:
     replaced by fresh ones: whether the step sees fresh gradients is unknown."""
 
     def refresh(value: Status) -> Status:
-        return UNKNOWN if value[0] == "D" else value
+        return UNKNOWN if type(value) is Discarded else value
 
     return map_statuses(state, refresh)
 
@@ -768,6 +813,11 @@ def _unknown(_: Status) -> Status:
 
 def _carry(value: Status, loop: Loop) -> Status:
     """Fresh gradients crossing the back edge of ``loop`` without a step."""
-    if value[0] == "F":
-        return ("FC", loop, value[1])
-    return value  # "FW" keeps what the last clear discarded
+    if type(value) is Fresh:
+        return Carried(loop, value.backwards)
+    return value  # ``Refilled`` keeps what the last clear discarded
+
+
+def _reset(value: StaleFresh) -> StaleFresh:
+    """Another optimizer stepped: the next backward is the one that feeds this one."""
+    return StaleFresh(value.backward, value.step, True, value.skipped, value.guards)

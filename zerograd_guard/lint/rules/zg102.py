@@ -6,9 +6,13 @@ from collections.abc import Iterator
 
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.fixes import move_clears_after_step
+from zerograd_guard.lint.flow.state import StatusKind
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
+
+# What a step may see on every path for ZG102: nothing it could learn from.
+_NOTHING_FRESH = frozenset({StatusKind.CLEARED, StatusKind.DISCARDED, StatusKind.ENTRY})
 
 
 class StepWithoutFreshGradients(Rule):
@@ -86,9 +90,13 @@ for x, y in loader:
         reported: set[Event] = set()
         observations = model.observations
         for (step, key), statuses in observations.step_statuses.items():
-            # "E": the gradients a function starts with (a loop's first iteration) say
-            # nothing either way; a step that sees a discard on every other path is the bug
-            if step in reported or "D" not in statuses or not statuses <= {"C", "D", "E"}:
+            # the gradients a function starts with (a loop's first iteration) say nothing
+            # either way; a step that sees a discard on every other path is the bug
+            if (
+                step in reported
+                or StatusKind.DISCARDED not in statuses
+                or not statuses <= _NOTHING_FRESH
+            ):
                 continue
             clears = observations.discards[(step, key)]
             reported.add(step)
