@@ -39,7 +39,7 @@ from zerograd_guard.lint.model.events import (
     Jump,
     Loop,
     Statement,
-    Try,
+    child_blocks,
     events_of,
 )
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
@@ -349,13 +349,8 @@ class Resolver:
             if isinstance(statement, Event):
                 resolved.extend(self.resolve_event(statement, function))
                 continue
-            if isinstance(statement, (If, Loop)):
-                self.resolve_block(statement.body, function)
-                self.resolve_block(statement.orelse, function)
-            elif isinstance(statement, Try):
-                for part in (statement.body, *statement.handlers, statement.orelse):
-                    self.resolve_block(part, function)
-                self.resolve_block(statement.finalbody, function)
+            for part in child_blocks(statement):
+                self.resolve_block(part, function)
             resolved.append(statement)
         statements[:] = resolved
 
@@ -520,15 +515,7 @@ def _effects(statements: list[Statement]) -> bool:
         if isinstance(statement, Event):
             if statement.kind != EventKind.KILL:
                 return True
-        elif isinstance(statement, Jump):
-            return True
-        elif isinstance(statement, (If, Loop)):
-            if _effects(statement.body) or _effects(statement.orelse):
-                return True
-        elif isinstance(statement, Try) and any(
-            _effects(part)
-            for part in (statement.body, *statement.handlers, statement.orelse, statement.finalbody)
-        ):
+        elif isinstance(statement, Jump) or any(map(_effects, child_blocks(statement))):
             return True
     return False
 
@@ -558,13 +545,8 @@ def _simplify(statements: list[Statement]) -> None:
                     node = statement.node if isinstance(statement, Loop) else None
                     simplified.append(Event(kind=EventKind.KILL, node=node, names=names))  # type: ignore[arg-type]
                 continue
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
+        else:
+            for part in child_blocks(statement):
                 _simplify(part)
         simplified.append(statement)
     statements[:] = simplified

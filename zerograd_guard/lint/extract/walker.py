@@ -40,6 +40,7 @@ from zerograd_guard.lint.model.events import (
     Loop,
     Statement,
     Try,
+    child_blocks,
 )
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 from zerograd_guard.lint.options import AnalysisOptions
@@ -626,15 +627,8 @@ def _distributed_autograd(receiver: cst.BaseExpression | None) -> bool:
 def _walk_statements(statements: list[Statement]) -> Iterator[Statement]:
     for statement in statements:
         yield statement
-        if isinstance(statement, (If, Loop)):
-            yield from _walk_statements(statement.body)
-            yield from _walk_statements(statement.orelse)
-        elif isinstance(statement, Try):
-            yield from _walk_statements(statement.body)
-            for handler in statement.handlers:
-                yield from _walk_statements(handler)
-            yield from _walk_statements(statement.orelse)
-            yield from _walk_statements(statement.finalbody)
+        for part in child_blocks(statement):
+            yield from _walk_statements(part)
 
 
 def _only_clears(body: list[Statement]) -> bool:
@@ -737,9 +731,8 @@ def _survey(statements: list[Statement], counts: dict[object, int], names: set[s
             statement.assigned = frozenset(inside) | statement.targets
             assigned |= inside
             assigned |= _survey(statement.orelse, counts, names)
-        elif isinstance(statement, Try):
-            parts = (statement.body, *statement.handlers, statement.orelse, statement.finalbody)
-            for part in parts:
+        else:
+            for part in child_blocks(statement):
                 assigned |= _survey(part, counts, names)
     return assigned
 
@@ -751,22 +744,11 @@ def _prune(statements: list[Statement], condition_names: frozenset[str]) -> None
             if not statement.names & condition_names:
                 continue
             statement.names = statement.names & condition_names
-        elif isinstance(statement, If):
-            _prune(statement.body, condition_names)
-            _prune(statement.orelse, condition_names)
-            if not statement.body and not statement.orelse:
-                continue
-        elif isinstance(statement, Loop):
-            _prune(statement.body, condition_names)
-            _prune(statement.orelse, condition_names)
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
+        else:
+            for part in child_blocks(statement):
                 _prune(part, condition_names)
+            if isinstance(statement, If) and not statement.body and not statement.orelse:
+                continue
         kept.append(statement)
     statements[:] = kept
 

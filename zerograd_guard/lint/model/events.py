@@ -136,19 +136,22 @@ class Jump:
 Statement = Event | If | Loop | Try | Jump
 
 
+def child_blocks(statement: Statement) -> tuple[list[Statement], ...]:
+    """The statement lists nested in ``statement``, in source order (none for an event or
+    a jump): the one place that knows the shape of ``If`` / ``Loop`` / ``Try``."""
+    kind = type(statement)
+    if kind is If or kind is Loop:
+        return (statement.body, statement.orelse)  # type: ignore[union-attr]
+    if kind is Try:
+        return (statement.body, *statement.handlers, statement.orelse, statement.finalbody)  # type: ignore[union-attr]
+    return ()
+
+
 def events_of(statements: list[Statement]) -> Iterator[Event]:
     """Every event in ``statements``, nested ones included, in source order."""
     for statement in statements:
-        if isinstance(statement, Event):
-            yield statement
-        elif isinstance(statement, (If, Loop)):
-            yield from events_of(statement.body)
-            yield from events_of(statement.orelse)
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
+        if type(statement) is Event:
+            yield statement  # type: ignore[misc]
+        else:
+            for part in child_blocks(statement):
                 yield from events_of(part)
