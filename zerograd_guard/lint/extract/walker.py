@@ -16,6 +16,7 @@ from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
     CONFIGURED_STEP,
+    GRAD_SCALE,
     GRAD_WRITING_CALL,
     LEAVES,
     OPTIMIZER_CLASSES,
@@ -48,7 +49,12 @@ from zerograd_guard.lint.options import AnalysisOptions
 MAX_DEPTH = 100  # nested blocks
 MAX_EXPRESSION_DEPTH = 3_000  # `a + b + ...` chains are left-deep trees
 RAW_METHODS = frozenset({"step", "zero_grad", "optimizer_step", "first_step", "second_step"})
-GRAD_CLEAR_METHODS = frozenset({"zero_", "fill_"})
+# In-place methods of ``p.grad``: zeroing ones clear, writing ones give the step
+# gradients, scaling ones (clipping, normalisation, decay) keep what is there.
+GRAD_CLEAR_METHODS = frozenset({"zero_"})
+GRAD_ZEROING_METHODS = frozenset({"fill_", "mul_"})  # clears when handed a zero constant
+GRAD_WRITE_METHODS = frozenset({"fill_", "copy_", "add_", "sub_", "set_", "addcmul_", "addcdiv_"})
+GRAD_SCALE_METHODS = frozenset({"mul_", "div_", "clamp_", "clip_", "clamp_min_", "clamp_max_"})
 UPDATE_METHODS = frozenset({"add_", "sub_", "addcdiv_", "addcmul_", "copy_"})
 BUILTINS = frozenset(
     {
@@ -77,6 +83,32 @@ def _mentions_grad(node: cst.CSTNode) -> bool:
         if type(item) not in LEAVES:
             stack.extend(subnodes(item))
     return False
+
+
+def _is_zero_constant(node: cst.BaseExpression) -> bool:
+    """``0`` / ``0.0`` / ``0.``."""
+    if type(node) is cst.Integer:
+        return node.value == "0"
+    return type(node) is cst.Float and float(node.value.replace("_", "")) == 0.0
+
+
+def _scales(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
+    """``p.grad * k`` / ``p.grad / k`` (``grad`` is ``p.grad``, as source text)."""
+    return (
+        type(value) is cst.BinaryOperation
+        and type(value.operator) in (cst.Multiply, cst.Divide)
+        and (value.left.deep_equals(grad) or value.right.deep_equals(grad))
+    )
+
+
+def _negative(value: cst.BaseExpression) -> bool:
+    """``-lr * w.grad`` / ``-(lr * w.grad)``: what ``w += ...`` adds is a descent step."""
+    while type(value) is cst.BinaryOperation and type(value.operator) in (
+        cst.Multiply,
+        cst.Divide,
+    ):
+        value = value.left
+    return type(value) is cst.UnaryOperation and type(value.operator) is cst.Minus
 
 
 def _is_true_constant(node: cst.BaseExpression) -> bool:
@@ -231,7 +263,9 @@ class _Walker:
                 )
                 if is_clear:
                     out.append(self._grad_clear(node, expression.value))
-                else:
+                elif _scales(value, expression):
+                    out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+                else:  # gradients written by hand (faked in a test, averaged): unknown
                     out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
                 continue
             if type(expression) in (cst.Tuple, cst.List):
@@ -259,9 +293,17 @@ class _Walker:
 
     def aug_assign(self, node: cst.AugAssign, out: list[Statement]) -> None:
         self.expr(node.value, out)
-        if type(node.operator) in (cst.SubtractAssign, cst.AddAssign) and _mentions_grad(
-            node.value
-        ):
+        operator = type(node.operator)
+        target = node.target.value if type(node.target) is cst.Subscript else node.target
+        if _is_grad(target):  # ``p.grad *= c`` scales, ``p.grad += g`` writes
+            if operator in (cst.MultiplyAssign, cst.DivideAssign):
+                out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+            else:
+                out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
+            return
+        if (
+            operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value))
+        ) and _mentions_grad(node.value):
             out.append(self._manual_step(node, node.target))
             return
         key = key_of(node.target)
@@ -512,9 +554,15 @@ class _Walker:
             out.append(self.event(EventKind.CLEAR, node, optimizers=(ALL,)))
             return
         if receiver is not None and _is_grad(receiver):
-            if name in GRAD_CLEAR_METHODS:
+            zeroing = name in GRAD_ZEROING_METHODS and bool(node.args)
+            zeroing = zeroing and _is_zero_constant(node.args[0].value)
+            if name in GRAD_CLEAR_METHODS or zeroing:
                 grad = receiver.value if receiver.attr.value == "grad" else receiver.value.value  # type: ignore[attr-defined]
                 out.append(self._grad_clear(node, grad))
+            elif name in GRAD_SCALE_METHODS:
+                out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+            elif name in GRAD_WRITE_METHODS:  # gradients written by hand: unknown
+                out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
             return
         if receiver is not None and name in UPDATE_METHODS:
             if any(_mentions_grad(arg.value) for arg in node.args):
@@ -632,8 +680,11 @@ def _walk_statements(statements: list[Statement]) -> Iterator[Statement]:
 
 
 def _only_clears(body: list[Statement]) -> bool:
+    """Clears only, also through a loop over parameters (``for p in params: p.grad.zero_()``)."""
     return bool(body) and all(
-        isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL) for s in body
+        (isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL))
+        or (isinstance(s, Loop) and s.once and not s.orelse and _only_clears(s.body))
+        for s in body
     )
 
 

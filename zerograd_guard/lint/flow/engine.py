@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_WRITE
+from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_SCALE, GRAD_WRITE
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
 from zerograd_guard.lint.flow.state import (
     CLEARED,
@@ -395,6 +395,8 @@ class FlowEngine:
         if kind == EventKind.HAVOC:
             if event.callee_name == GRAD_WRITE:
                 return {_maybe_fresh(state) for state in states}
+            if event.callee_name == GRAD_SCALE:
+                return {map_statuses(state, _carried_on_purpose) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
@@ -809,6 +811,12 @@ def _maybe_fresh(state: State) -> State:
 
 def _unknown(_: Status) -> Status:
     return UNKNOWN
+
+
+def _carried_on_purpose(value: Status) -> Status:
+    """Applied gradients scaled after their step (``p.grad.mul_(beta)``) are kept for the
+    next step deliberately: not a forgotten clear. Anything else stays as it is."""
+    return UNKNOWN if type(value) is Stale else value
 
 
 def _carry(value: Status, loop: Loop) -> Status:

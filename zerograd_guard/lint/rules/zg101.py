@@ -95,6 +95,14 @@ def closure():
 for x, y in loader:
     optimizer.step(closure)
 """,
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    for p in model.parameters():
+        p.grad.mul_(momentum)  # decayed on purpose: carried into the next step
+""",
     )
     INVALID = (
         """\

@@ -68,6 +68,14 @@ for x, y in loader:
     set_grads(model, combine(task_grads))
     optimizer.step()
 """,
+        """\
+loss = model(x).sum()
+loss.backward()
+optimizer.zero_grad()
+for p in model.parameters():
+    p.grad.fill_(1.0)  # a write, not a clear: the step applies these gradients
+optimizer.step()
+""",
     )
     INVALID = (
         """\
@@ -83,6 +91,14 @@ for x, y in loader:
     optimizer.step()  # expect: ZG102
     loss = criterion(model(x), y)
     loss.backward()
+""",
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    for p in model.parameters():
+        p.grad.mul_(0)
+    optimizer.step()  # expect: ZG102
 """,
     )
 
