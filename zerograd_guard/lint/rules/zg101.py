@@ -103,6 +103,15 @@ for x, y in loader:
     for p in model.parameters():
         p.grad.mul_(momentum)  # decayed on purpose: carried into the next step
 """,
+        """\
+from mxnet import autograd  # MXNet: its backward overwrites gradients, nothing to clear
+
+for x, y in loader:
+    with autograd.record():
+        loss = loss_fn(net(x), y)
+    loss.backward()
+    optimizer.step(batch_size)
+""",
     )
     INVALID = (
         """\
