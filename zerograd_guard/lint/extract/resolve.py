@@ -17,7 +17,6 @@ from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
-    LEAVES,
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
@@ -29,8 +28,8 @@ from zerograd_guard.lint.extract.names import (
     looks_like_optimizer,
     matches,
     may_write_grads,
-    subnodes,
 )
+from zerograd_guard.lint.extract.parameter_sets import ReachTracer, optimizer_modules
 from zerograd_guard.lint.model.events import (
     ALL,
     Event,
@@ -82,6 +81,7 @@ class Resolver:
     def __init__(self, model: ModuleModel, options: AnalysisOptions) -> None:
         self.model = model
         self.options = options
+        self.reach = ReachTracer(model)
         self.duck_types: dict[str, str] = {}
         self._held: dict[tuple[str, FunctionModel], Holds] = {}  # what ``holds`` found
         owners: dict[str, set[str]] = {}
@@ -268,42 +268,14 @@ class Resolver:
         return Holds(None, key)
 
     def tie(self, call: cst.Call, function: FunctionModel) -> frozenset[str] | None:
-        """Modules whose ``.parameters()`` an optimizer was built from (None: unknown)."""
-        params = next(
-            (
-                arg.value
-                for arg in call.args
-                if arg.keyword is None or arg.keyword.value == "params"
-            ),
-            None,
+        """Modules whose parameters an optimizer built by ``call`` steps (None: unknown),
+        with the modules they wrap or alias (see ``parameter_sets``)."""
+        modules = optimizer_modules(call, function)
+        if modules is None:
+            return None
+        return frozenset(
+            origin for module in modules for origin in self.reach.origins(module, function)
         )
-        if params is None:
-            return None
-        modules: set[str] = set()
-        bound: set[str] = set()  # comprehension variables: `[p for m in nets for p in ...]`
-        stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
-        while stack:
-            node, depth = stack.pop()
-            if type(node) is cst.CompFor:
-                bound.update(n.value for n in _names(node.target))
-            if (
-                type(node) is cst.Call
-                and type(node.func) is cst.Attribute
-                and node.func.attr.value in ("parameters", "named_parameters")
-            ):
-                module = key_of(node.func.value)
-                if module is not None:
-                    modules.add(module)
-                continue
-            if type(node) is cst.Name and depth < 2:
-                for value in function.assignments.get(node.value, ()):
-                    stack.append((value, depth + 1))
-                continue
-            if type(node) not in LEAVES:
-                stack.extend((child, depth) for child in subnodes(node))
-        if not modules or any(module.split(".", 1)[0] in bound for module in modules):
-            return None
-        return frozenset(modules)
 
     def _class_of(self, function: FunctionModel) -> ClassInfo | None:
         scope: FunctionModel | None = function
@@ -366,6 +338,10 @@ class Resolver:
 
     def resolve_event(self, event: Event, function: FunctionModel) -> list[Event]:
         kind = event.kind
+        if kind == EventKind.BACKWARD:
+            if event.loss is not None:
+                event.reach = self.reach.reach(event.loss, function)
+            return [event]
         if kind == EventKind.STEP and event.callee_name == CONFIGURED_STEP:
             target = next(
                 (o for key in event.args if (o := self._optimizer(key, function)) is not None),

@@ -8,6 +8,7 @@ gradients is dropped on the way, so the model stays small.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 import libcst as cst
@@ -139,6 +140,10 @@ class _Walker:
         self.cls: ClassInfo | None = None
         self.depth = 0
         self.managed = 0
+        self.no_grad = 0  # inside ``with torch.no_grad():``
+        self.order = 0  # source order of assigned values and losses (see ``_place``)
+        self.branch_depth = 0  # ``if`` / ``try`` / ``match`` branches around the statement
+        self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
         self.block_key: tuple[int, int] | None = None
         self.statement: cst.SimpleStatementLine | None = None
         self.anchor: cst.CSTNode | None = None
@@ -245,7 +250,16 @@ class _Walker:
                 name = alias.evaluated_name
                 self.model.imports[alias.evaluated_alias or name] = f"{origin}.{name}"
 
+    def _place(self, value: cst.CSTNode) -> None:
+        """Remember where ``value`` is assigned (or a loss is differentiated): which of a
+        name's assignments a later read sees (``parameter_sets``)."""
+        self.order += 1
+        self.function.value_order[id(value)] = (self.order, self.branch_depth)
+
     def record_assignment(self, key: str, value: cst.BaseExpression) -> None:
+        self._place(value)
+        if self.no_grad:
+            self.function.cut_values.add(id(value))
         if key.startswith("self.") and self.cls is not None and key.count(".") == 1:
             self.cls.attributes.setdefault(key[5:], []).append(value)
         else:
@@ -277,8 +291,13 @@ class _Walker:
                         )
                     else:
                         self.function.tuple_assignments[name] = (index, node.value)
+                if self.no_grad:
+                    self.function.cut_values.add(id(node.value))
+                self._place(node.value)
                 out.append(self.event(EventKind.KILL, node, names=frozenset(names)))
                 continue
+            if type(expression) is cst.Attribute and expression.attr.value == "requires_grad":
+                self._note_freeze(expression.value)
             key = key_of(expression)
             if key is None:
                 continue
@@ -308,6 +327,8 @@ class _Walker:
             return
         key = key_of(node.target)
         if key is not None:
+            self.function.augmented.setdefault(key, []).append(node.value)
+            self._place(node.value)
             increment = (
                 type(node.operator) is cst.AddAssign
                 and type(node.value) is cst.Integer
@@ -316,6 +337,15 @@ class _Walker:
             out.append(
                 self.event(EventKind.KILL, node, names=frozenset({key}), increment=increment)
             )
+
+    def _note_freeze(self, target: cst.BaseExpression) -> None:
+        """``target.requires_grad_(...)`` / ``target.requires_grad = ...``: in a loop over
+        a module's parameters that module is frozen (or unfrozen), else ``target``."""
+        if self.parameter_owners:
+            self.model.frozen.add(self.parameter_owners[-1] or "*")
+            return
+        key = key_of(target)
+        self.model.frozen.add(key if key is not None else "*")
 
     def _manual_step(self, node: cst.CSTNode, parameter: cst.BaseExpression) -> Event:
         """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``)."""
@@ -348,12 +378,14 @@ class _Walker:
         self.expr(node.test, out)
         self._narrow(node.test)
         saved = self.block_key
+        self.branch_depth += 1
         body = self.suite(node.body)
         orelse: list[Statement] = []
         if type(node.orelse) is cst.If:
             self.if_(node.orelse, orelse)
         elif type(node.orelse) is cst.Else:
             orelse = self.suite(node.orelse.body)
+        self.branch_depth -= 1
         self.block_key = saved
         if not body and not orelse:
             return
@@ -390,13 +422,19 @@ class _Walker:
     def for_(self, node: cst.For, out: list[Statement]) -> None:
         self.expr(node.iter, out)
         targets = frozenset(_target_names(node.target))
+        self.function.loop_targets |= targets
+        iterates_parameters = _iterates_parameters(node.iter)
+        if iterates_parameters:
+            self.parameter_owners.append(_parameters_owner(node.iter))
         body = self.suite(node.body)
+        if iterates_parameters:
+            self.parameter_owners.pop()
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
         if not body and not orelse:
             return
         loop = Loop(node=node, body=body, orelse=orelse, targets=targets)
         over_optimizers = _iterates_optimizers(node.iter)
-        if (over_optimizers or _iterates_parameters(node.iter)) and _only_clears_or_updates(body):
+        if (over_optimizers or iterates_parameters) and _only_clears_or_updates(body):
             loop.once = True
             if over_optimizers:
                 _retarget(body, targets)
@@ -416,31 +454,39 @@ class _Walker:
         out.append(Loop(node=node, body=body, orelse=orelse, infinite=infinite))
 
     def try_(self, node: cst.Try | cst.TryStar, out: list[Statement]) -> None:
+        self.branch_depth += 1
         body = self.suite(node.body)
         handlers = [self.suite(handler.body) for handler in node.handlers]
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
+        self.branch_depth -= 1
         finalbody = self.suite(node.finalbody.body) if node.finalbody is not None else []
         if not (body or any(handlers) or orelse or finalbody):
             return
         out.append(Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody))
 
     def with_(self, node: cst.With, out: list[Statement]) -> None:
-        managed = False
+        managed = no_grad = False
         for item in node.items:
             self.expr(item.item, out)
             call = item.item
-            if type(call) is cst.Call and callee_name(call.func) == "accumulate":
+            name = callee_name(call.func) if type(call) is cst.Call else None
+            if name == "accumulate":
                 managed = True
+            no_grad |= name in ("no_grad", "inference_mode")
             if item.asname is not None:
-                for name in _target_names(item.asname.name):
-                    self.function.assignments.setdefault(name, []).append(item.item)
+                for target in _target_names(item.asname.name):
+                    self.function.assignments.setdefault(target, []).append(item.item)
         self.managed += managed
+        self.no_grad += no_grad
         out.extend(self.suite(node.body))
         self.managed -= managed
+        self.no_grad -= no_grad
 
     def match_(self, node: cst.Match, out: list[Statement]) -> None:
         self.expr(node.subject, out)
+        self.branch_depth += 1
         branches = [self.suite(case.body) for case in node.cases]
+        self.branch_depth -= 1
         if not any(branches):
             return
         chain: list[Statement] = []
@@ -471,7 +517,10 @@ class _Walker:
             self.function, self.managed, self.block_key, self.statement, self._in_class_body
         )  # fmt: skip
         self.function, self.managed, self._in_class_body = model, 0, False
+        depths = (self.branch_depth, self.no_grad)
+        self.branch_depth = self.no_grad = 0
         model.body = self.suite(node.body)
+        self.branch_depth, self.no_grad = depths
         self.function, self.managed, self.block_key, self.statement, self._in_class_body = saved
         _finalize(model)
 
@@ -543,12 +592,20 @@ class _Walker:
         if name is None:
             return
         options = self.options
+        if name == "requires_grad_" and receiver is not None:
+            self._note_freeze(receiver)
+        elif matches(FREEZING_CALL, name):
+            keys = [key for arg in node.args if (key := key_of(arg.value)) is not None]
+            self.model.frozen.update(keys or ("*",))
         if (
             name in ("backward", "manual_backward") and not _distributed_autograd(receiver)
         ) or name in options.extra_backward_calls:
             self.function.has_backward = True
             self.function.calls_manual_backward |= name == "manual_backward"
-            out.append(self.event(EventKind.BACKWARD, node))
+            loss = _loss_of(node, receiver)
+            if loss is not None:
+                self._place(loss)
+            out.append(self.event(EventKind.BACKWARD, node, loss=loss))
             return
         if name == "_foreach_zero_" or name in options.extra_clear_calls:
             out.append(self.event(EventKind.CLEAR, node, optimizers=(ALL,)))
@@ -651,6 +708,34 @@ class _Walker:
             or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
         )
+
+
+# Helpers that freeze or unfreeze modules (``set_requires_grad(netD, False)``, Lightning's
+# ``toggle_optimizer``): which parameters a backward writes is then not known.
+FREEZING_CALL = re.compile(r"freeze|requires_grad(?!_$)|toggle_optimizer", re.I)
+# Receivers whose ``backward(loss)`` method takes the loss as its argument.
+_BACKWARD_OWNERS = re.compile(r"accelerat|fabric|engine|autograd|trainer|strategy|^self$", re.I)
+
+
+def _loss_of(node: cst.Call, receiver: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """The loss a backward call differentiates: ``loss`` in ``loss.backward()``,
+    ``accelerator.backward(loss)``, ``self.manual_backward(loss)``."""
+    key = key_of(receiver) if receiver is not None else None
+    first = next((arg.value for arg in node.args if arg.keyword is None), None)
+    if receiver is None or (key is not None and _BACKWARD_OWNERS.search(key.rsplit(".", 1)[-1])):
+        return first
+    return receiver
+
+
+def _parameters_owner(iterable: cst.BaseExpression) -> str | None:
+    """``m`` in ``m.parameters()`` / ``m.named_parameters()`` (None: not that shape)."""
+    if (
+        type(iterable) is cst.Call
+        and type(iterable.func) is cst.Attribute
+        and iterable.func.attr.value in ("parameters", "named_parameters")
+    ):
+        return key_of(iterable.func.value)
+    return None
 
 
 def _constructs_optimizer(value: cst.BaseExpression) -> bool:

@@ -39,6 +39,8 @@ from zerograd_guard.lint.flow.state import (
     Cleared,
     Discarded,
     Entry,
+    Foreign,
+    ForeignFresh,
     Fresh,
     Refilled,
     Stale,
@@ -61,6 +63,7 @@ from zerograd_guard.lint.model.events import (
     If,
     Jump,
     Loop,
+    Reach,
     Statement,
     Try,
     events_of,
@@ -78,6 +81,8 @@ class BudgetExceeded(Exception):
 
 
 _EFFECTS = (EventKind.BACKWARD, EventKind.STEP, EventKind.CLEAR, EventKind.HAVOC)
+# Whether a backward writes an optimizer's parameters (see ``FlowEngine.touch``).
+REACHED, MAYBE, MISSED = "reached", "maybe", "missed"
 MAX_CALL_DEPTH = 6
 
 
@@ -91,13 +96,18 @@ class Observations:
       all of them);
     * ``discards``: (step, optimizer) -> the clears that discarded fresh gradients before it;
     * ``broken_windows``: clear -> (optimizer, loop) when the clear discarded gradients
-      accumulated over earlier iterations of ``loop`` without a step (ZG103).
+      accumulated over earlier iterations of ``loop`` without a step (ZG103);
+    * ``cross_leaks``: (backward, optimizer) -> (step, consumer) pairs: the backward of
+      another model's loss wrote into the optimizer's parameters, ``consumer`` (the other
+      optimizer's step) applied it, and ``step`` applied it again with the optimizer's
+      own gradients (ZG104).
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     step_statuses: dict[tuple[Event, str], set[StatusKind]] = field(default_factory=dict)
     discards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
+    cross_leaks: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -148,6 +158,8 @@ class FlowEngine:
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._keys: dict[int, set[str]] = {}
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
+        self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
+        self._touches: dict[tuple[str, Reach], str] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
         self.work = 0
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
@@ -378,7 +390,8 @@ class FlowEngine:
             raise BudgetExceeded
         kind = event.kind
         if kind == EventKind.BACKWARD:
-            return {self._backward(state, event) for state in states}
+            reach = self._mapped_reach(event, frame)
+            return {self._backward(state, event, reach) for state in states}
         if kind == EventKind.STEP:
             if event.closure_model is not None:
                 states = self.call(event.closure_model, event, states, frame, closure=True)
@@ -424,7 +437,60 @@ class FlowEngine:
             pending.extend(info.bases)
         return None
 
-    def _backward(self, state: State, event: Event) -> State:
+    def _mapped_reach(self, event: Event, frame: _Frame) -> Reach | None:
+        reach = event.reach
+        if reach is None:
+            return None
+        if frame.env or frame.self_prefix is not None:
+            reach = Reach(frozenset(frame.map(module) for module in reach.modules), reach.complete)
+        self.reach[event] = reach
+        return reach
+
+    def tie(self, key: str) -> frozenset[str] | None:
+        """The modules whose parameters optimizer ``key`` steps (None: unknown)."""
+        return self.ties.get(key, self.model.ties.get(key))
+
+    def touch(self, key: str, reach: Reach | None) -> str:
+        """``REACHED``: the backward's loss was computed from a module optimizer ``key``
+        steps; ``MISSED``: from other modules only (every leaf followed); else ``MAYBE``."""
+        if reach is None:
+            return MAYBE
+        found = self._touches.get((key, reach))
+        if found is None:
+            tie = self.tie(key)
+            if tie is None:
+                found = MAYBE
+            elif any(related(module, t) for module in reach.modules for t in tie):
+                found = REACHED
+            else:
+                found = MISSED if reach.complete and reach.modules else MAYBE
+            self._touches[(key, reach)] = found
+        return found
+
+    def frozen(self, key: str) -> bool:
+        """Whether the file freezes (or may freeze) parameters optimizer ``key`` steps."""
+        frozen = self.model.frozen
+        if not frozen:
+            return False
+        tie = self.tie(key)
+        if "*" in frozen or tie is None:
+            return True
+        return any(related(module, t) for module in frozen for t in tie)
+
+    def _foreign(self, key: str, backwards: frozenset[Event], stepping: tuple[str, ...]) -> bool:
+        """Whether every backward in ``backwards`` wrote optimizer ``key``'s parameters
+        through a loss the optimizers ``stepping`` (now stepping) were fed by."""
+        if self.frozen(key):
+            return False
+        for backward in backwards:
+            reach = self.reach.get(backward)
+            if self.touch(key, reach) != REACHED:
+                return False
+            if not any(self.touch(other, reach) == REACHED for other in stepping):
+                return False
+        return True
+
+    def _backward(self, state: State, event: Event, reach: Reach | None) -> State:
         def add(value: Status) -> Status:
             kind = type(value)
             if kind is Stale:
@@ -444,15 +510,40 @@ class FlowEngine:
                 return value if event in value.backwards else Fresh(value.backwards | {event})
             return Fresh(frozenset({event}))
 
-        return map_statuses(state, add)
+        def change(key: str, value: Status) -> Status:
+            touch = self.touch(key, reach)
+            if touch == MISSED:
+                return value  # the loss was computed from other parameters
+            kind = type(value)
+            if kind is Foreign:
+                if touch == REACHED:
+                    return ForeignFresh(value.backwards, value.consumer)
+                return UNKNOWN
+            if kind is ForeignFresh:
+                return value
+            return add(value)
+
+        return State(
+            add(state.default),
+            tuple((key, change(key, value)) for key, value in state.entries),
+            state.assumptions,
+        )
 
     def _step(self, state: State, event: Event, keys: tuple[str, ...]) -> State:
         entries = dict(state.entries)
         default = state.default
         targets = [*list(entries), ALL] if ALL in keys else list(keys)
         for key, value in entries.items():
-            if type(value) is StaleFresh and key not in targets:
+            if key in targets:
+                continue
+            if type(value) is StaleFresh:
                 entries[key] = _reset(value)
+            elif (
+                type(value) is Fresh
+                and value.backwards
+                and self._foreign(key, value.backwards, keys)
+            ):
+                entries[key] = Foreign(value.backwards, event)
         if type(default) is StaleFresh and ALL not in targets:
             default = _reset(default)
         guards = self.step_guards()
@@ -494,6 +585,10 @@ class FlowEngine:
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
+        elif kind is ForeignFresh:
+            for backward in value.backwards:
+                pairs = observations.cross_leaks.setdefault((backward, key), set())
+                pairs.add((event, value.consumer))
         elif kind is Refilled and value.backward in value.carried:
             # the same backward whose accumulated gradients the clear threw away feeds
             # this step: the clear runs on every micro-batch of the window
@@ -517,7 +612,7 @@ class FlowEngine:
             kind = type(value)
             if kind is Carried:  # gradients accumulated over earlier iterations
                 return Discarded(event, value.backwards, value.loop, frozenset({event}))
-            if kind in (Fresh, StaleFresh, Refilled):  # fresh gradients no step has seen
+            if kind in (Fresh, StaleFresh, Refilled, ForeignFresh):  # fresh, no step saw them
                 return Discarded(event, None, None, frozenset({event}))
             if kind is Discarded:  # every clear since the discard (a fix must move them all)
                 if event in value.clears:

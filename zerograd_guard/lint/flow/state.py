@@ -22,7 +22,12 @@ so statuses of different kinds never compare equal):
 * ``StaleFresh`` stale gradients of ``step`` plus what ``backward`` added; ``backward`` is
   the first since the last step of any optimizer (``reset``: another optimizer stepped
   since, so the next backward is the one that feeds this optimizer); ``skipped`` /
-  ``guards``: what proves a leak (see ``pairing``).
+  ``guards``: what proves a leak (see ``pairing``);
+* ``Foreign`` gradients that ``backwards`` wrote into this optimizer's parameters through
+  another model's loss (a generator's loss through the discriminator), after that other
+  optimizer applied them at ``consumer``: this optimizer's own backward comes next;
+* ``ForeignFresh`` such gradients plus this optimizer's own fresh ones: its step applies
+  both (the cross-model leak).
 
 A ``State`` is ``(default, entries, assumptions)``: ``entries`` is a sorted tuple of
 ``(optimizer key, status)``; ``default`` is the status of every optimizer not listed
@@ -35,28 +40,12 @@ Statuses are built often on hot paths: build them with their constructor, not
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import Enum
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from zerograd_guard.lint.model.status_kind import StatusKind
 
 if TYPE_CHECKING:
     from zerograd_guard.lint.model.events import Atom, Event, Loop
-
-
-class StatusKind(Enum):
-    """What an optimizer's gradients hold at a point of a path (see the module doc)."""
-
-    ENTRY = "entry"
-    UNKNOWN = "unknown"
-    CLEARED = "cleared"
-    FRESH = "fresh"
-    CARRIED = "carried"
-    DISCARDED = "discarded"
-    REFILLED = "refilled"
-    STALE = "stale"
-    STALE_FRESH = "stale+fresh"
-
-    # members are singletons: identity hashing (Enum's own hashes the name, in Python)
-    __hash__ = object.__hash__
 
 
 class Entry(NamedTuple):
@@ -114,7 +103,31 @@ class StaleFresh(NamedTuple):
     kind: StatusKind = StatusKind.STALE_FRESH
 
 
-Status = Entry | Unknown | Cleared | Fresh | Carried | Discarded | Refilled | Stale | StaleFresh
+class Foreign(NamedTuple):
+    backwards: frozenset[Event]
+    consumer: Event
+    kind: StatusKind = StatusKind.FOREIGN
+
+
+class ForeignFresh(NamedTuple):
+    backwards: frozenset[Event]
+    consumer: Event
+    kind: StatusKind = StatusKind.FOREIGN_FRESH
+
+
+Status = (
+    Entry
+    | Unknown
+    | Cleared
+    | Fresh
+    | Carried
+    | Discarded
+    | Refilled
+    | Stale
+    | StaleFresh
+    | Foreign
+    | ForeignFresh
+)
 Entries = tuple[tuple[str, Status], ...]
 Assumption = tuple[int, "Atom", bool]
 

@@ -68,8 +68,20 @@ class Event:
     callee_name: str | None = None
     closure: str | None = None  # name passed as ``step(closure)``
     closure_model: FunctionModel | None = field(default=None, repr=False)
+    loss: cst.BaseExpression | None = field(default=None, repr=False)  # BACKWARD: the loss
+    reach: Reach | None = field(default=None, repr=False)  # BACKWARD: what the loss reaches
     names: frozenset[str] = frozenset()  # KILL: names assigned
     increment: bool = False  # KILL: ``name += 1``
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The modules a backward's loss was computed from (see ``extract.parameter_sets``).
+    ``complete``: every leaf of the loss was followed, so a module not listed (nor related
+    to one listed) is not reached."""
+
+    modules: frozenset[str]
+    complete: bool
 
 
 @dataclass(frozen=True)

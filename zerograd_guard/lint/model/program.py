@@ -16,7 +16,9 @@ class FunctionModel:
     """One function (or the module body, ``name == "<module>"``).
 
     ``assignments`` maps each local name to the expressions assigned to it (used to decide
-    what a name holds); ``self_assignments`` the same for ``self.x = ...``.
+    what a name holds), ``augmented`` to those added with ``+=`` and the like;
+    ``cut_values`` are the ids of assigned expressions computed under ``torch.no_grad()``
+    (outside the autograd graph); ``loop_targets`` the names ``for`` loops bind.
     """
 
     name: str
@@ -29,6 +31,11 @@ class FunctionModel:
     nested: dict[str, FunctionModel] = field(default_factory=dict)
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: dict[str, tuple[int, cst.BaseExpression]] = field(default_factory=dict)
+    augmented: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    cut_values: set[int] = field(default_factory=set)
+    loop_targets: set[str] = field(default_factory=set)
+    # id of an assigned value (or a differentiated loss) -> (source order, branch depth)
+    value_order: dict[int, tuple[int, int]] = field(default_factory=dict)
     annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
     returns_value: bool = False
     has_loop: bool = False
@@ -63,6 +70,9 @@ class ModuleModel:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     # optimizer name -> modules its parameters came from (None: unknown), after resolution
     ties: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    # modules whose parameters the file freezes somewhere (``requires_grad_(False)``, a
+    # ``set_requires_grad(net, False)`` helper); ``"*"``: ones the file does not name
+    frozen: set[str] = field(default_factory=set)
 
     def release(self) -> None:
         """Break the model's reference cycles (events point at their function, nested

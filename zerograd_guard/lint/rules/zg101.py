@@ -147,6 +147,17 @@ for real in loader:
     loss_g.backward()  # expect: ZG101
     optimizer_g.step()
 """,
+        """\
+model = Net()
+reference = copy.deepcopy(model)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+criterion = torch.nn.MSELoss()
+for x, y in loader:
+    criterion(reference(x), y).backward()  # the copy's gradients, not the optimizer's
+    loss = criterion(model(x), y)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+""",
     )
 
     def check(self, model: AnalyzedModule) -> Iterator[Finding]:

@@ -6,9 +6,9 @@ from collections.abc import Iterator
 
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.fixes import move_clears_after_step
-from zerograd_guard.lint.flow.state import StatusKind
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import Event
+from zerograd_guard.lint.model.status_kind import StatusKind
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
 
 # What a step may see on every path for ZG102: nothing it could learn from.
