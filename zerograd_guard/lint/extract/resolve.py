@@ -32,6 +32,7 @@ from zerograd_guard.lint.extract.names import (
 from zerograd_guard.lint.extract.parameter_sets import ReachTracer, optimizer_modules
 from zerograd_guard.lint.model.events import (
     ALL,
+    SYNC,
     Event,
     EventKind,
     If,
@@ -319,7 +320,7 @@ class Resolver:
         resolved: list[Statement] = []
         for statement in statements:
             if isinstance(statement, Event):
-                resolved.extend(self.resolve_event(statement, function))
+                resolved.extend(map(_synced, self.resolve_event(statement, function)))
                 continue
             for part in child_blocks(statement):
                 self.resolve_block(part, function)
@@ -474,6 +475,14 @@ class Resolver:
             optimizers=optimizers,
             managed=event.managed,
         )
+
+
+def _synced(event: Event) -> Statement:
+    """A prepared optimizer's step or clear inside ``accelerator.accumulate()`` runs only
+    on the micro-batch that syncs gradients (see ``SYNC``)."""
+    if event.managed and event.kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
+        return If(atom=SYNC, negated=False, body=[event], orelse=[])
+    return event
 
 
 def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:

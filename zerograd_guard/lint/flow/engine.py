@@ -57,6 +57,7 @@ from zerograd_guard.lint.flow.state import (
 )
 from zerograd_guard.lint.model.events import (
     ALL,
+    SYNC,
     Atom,
     Event,
     EventKind,
@@ -343,6 +344,8 @@ class FlowEngine:
             entries = tuple((key, _carry(value, loop)) for key, value in entries)
         kept = set()
         for tag, atom, value in assumptions:
+            if atom is SYNC:
+                continue  # accelerate decides again on the next micro-batch
             if atom.names & loop.assigned or (atom.counter and atom.counter in loop.targets):
                 if atom.key[0] == "end" and atom.counter in loop.targets:
                     start = _window_start(atom)
@@ -593,7 +596,7 @@ class FlowEngine:
             # the same backward whose accumulated gradients the clear threw away feeds
             # this step: the clear runs on every micro-batch of the window
             clear, loop = value.clear, value.loop
-            if not clear.managed and self.runs_every_iteration(loop.body, clear):
+            if self.runs_every_iteration(loop.body, clear):
                 observations.broken_windows.setdefault(clear, (key, loop))
 
     def _clear(
@@ -638,7 +641,7 @@ class FlowEngine:
         optimizer.step()``) was skipped, throws away the micro-batches of the window (a
         clear dedented out of the step's ``if``): ZG103. Fresh gradients skipped by other
         conditions (``if torch.isfinite(loss):``) may be discarded on purpose."""
-        if not self.loops or clear.managed:
+        if not self.loops:
             return
         loop, frame, _ = self.loops[-1]
         if not self.runs_every_iteration(loop.body, clear):
@@ -789,10 +792,15 @@ class FlowEngine:
         self, statements: list[Statement], wanted: Event, depth: int = 0
     ) -> bool:
         """Whether ``wanted`` runs unconditionally in ``statements`` (not under an ``if``,
-        an exception handler or an inner loop; calls followed)."""
+        an exception handler or an inner loop; calls followed). Under accelerate's sync
+        condition counts as unconditional: it runs on every window's last micro-batch."""
         for statement in statements:
             if statement is wanted:
                 return True
+            if type(statement) is If and statement.atom is SYNC:
+                if self.runs_every_iteration(statement.body, wanted, depth):
+                    return True
+                continue
             if isinstance(statement, Event) and statement.kind == EventKind.CALL:
                 callee = statement.callee
                 if (

@@ -62,7 +62,7 @@ class Event:
     keywords: frozenset[str] = frozenset()  # keyword arguments passed a true constant
     optimizers: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
-    managed: bool = False  # inside ``with accelerator.accumulate(...)``
+    managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
     callee: FunctionModel | None = field(default=None, repr=False)
     callee_name: str | None = None
@@ -106,6 +106,13 @@ class Atom:
 
     def __hash__(self) -> int:
         return self._hash
+
+
+SYNC = Atom(key="<accelerate-sync>", names=frozenset({"<sync>"}), accumulation=True)
+"""accelerate's ``sync_gradients`` inside ``with accelerator.accumulate(model):``: true on
+the micro-batch that ends a window. The prepared optimizer's ``step()`` and
+``zero_grad()`` run only then (``AcceleratedOptimizer``); a module's ``zero_grad()`` and
+the backward run on every micro-batch. Decided afresh on every iteration."""
 
 
 @dataclass(eq=False)
