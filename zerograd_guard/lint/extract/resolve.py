@@ -42,7 +42,7 @@ from zerograd_guard.lint.model.events import (
     child_blocks,
     events_of,
 )
-from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleGroups, ModuleModel
 from zerograd_guard.lint.options import AnalysisOptions
 
 OPTIMIZER, SCALER, ENGINE, OTHER, INSTANCE = "optimizer", "scaler", "engine", "other", "instance"
@@ -70,11 +70,13 @@ MOVES = frozenset({"to", "cuda", "cpu", "float", "half", "double", "train", "req
 
 @dataclass(frozen=True)
 class Holds:
-    """What a name holds: ``kind`` (one of the constants above or None: unknown)."""
+    """What a name holds: ``kind`` (one of the constants above or None: unknown); for an
+    optimizer, ``tie``: one group per module it steps (the module and the names it goes
+    by, see ``parameter_sets``), None when unknown."""
 
     kind: str | None
     canonical: str
-    tie: frozenset[str] | None = None
+    tie: ModuleGroups | None = None
     class_name: str | None = None
 
 
@@ -177,11 +179,14 @@ class Resolver:
                     continue
                 tie = held.tie
                 if tie is not None:
-                    tie = frozenset(
-                        base + module[4:]
-                        if module == "self" or module.startswith("self.")
-                        else module
-                        for module in tie
+                    tie = tuple(
+                        frozenset(
+                            base + module[4:]
+                            if module == "self" or module.startswith("self.")
+                            else module
+                            for module in group
+                        )
+                        for group in tie
                     )
                 return Holds(held.kind, key, tie, held.class_name)
         return None
@@ -268,15 +273,13 @@ class Resolver:
                     return Holds(held.kind, key, held.tie, held.class_name)
         return Holds(None, key)
 
-    def tie(self, call: cst.Call, function: FunctionModel) -> frozenset[str] | None:
+    def tie(self, call: cst.Call, function: FunctionModel) -> ModuleGroups | None:
         """Modules whose parameters an optimizer built by ``call`` steps (None: unknown),
-        with the modules they wrap or alias (see ``parameter_sets``)."""
+        each with the modules it wraps or aliases (see ``parameter_sets``)."""
         modules = optimizer_modules(call, function)
         if modules is None:
             return None
-        return frozenset(
-            origin for module in modules for origin in self.reach.origins(module, function)
-        )
+        return tuple(frozenset(self.reach.origins(module, function)) for module in sorted(modules))
 
     def _class_of(self, function: FunctionModel) -> ClassInfo | None:
         scope: FunctionModel | None = function
@@ -325,6 +328,7 @@ class Resolver:
             for part in child_blocks(statement):
                 self.resolve_block(part, function)
             resolved.append(statement)
+        _join_module_clears(resolved)
         statements[:] = resolved
 
     def _optimizer(self, key: str | None, function: FunctionModel) -> str | None:
@@ -334,7 +338,12 @@ class Resolver:
         if held.kind != OPTIMIZER:
             return None
         if held.canonical not in self.model.ties or held.tie is not None:
-            self.model.ties[held.canonical] = held.tie
+            tie = held.tie
+            self.model.ties[held.canonical] = (
+                None if tie is None else frozenset(name for group in tie for name in group)
+            )
+            if tie is not None:
+                self.model.tie_groups[held.canonical] = tie
         return held.canonical
 
     def resolve_event(self, event: Event, function: FunctionModel) -> list[Event]:
@@ -356,6 +365,7 @@ class Resolver:
             for key in event.optimizers:
                 if key.endswith(".grad"):  # a manually updated tensor is its own module
                     self.model.ties[key] = frozenset({key[:-5]})
+                    self.model.tie_groups[key] = (frozenset({key[:-5]}),)
             event.optimizers = tuple(
                 k if k.endswith(".grad") else self._optimizer(k, function) or k
                 for k in event.optimizers
@@ -475,6 +485,29 @@ class Resolver:
             optimizers=optimizers,
             managed=event.managed,
         )
+
+
+def _join_module_clears(statements: list[Statement]) -> None:
+    """Module clears one after the other (``encoder.zero_grad(); decoder.zero_grad()``)
+    clear their modules together: each is given the union, so an optimizer over all of
+    them is judged cleared, not partly cleared by each."""
+    run: list[Event] = []
+    for statement in [*statements, None]:
+        if isinstance(statement, Event) and statement.kind == EventKind.KILL:
+            continue
+        if (
+            isinstance(statement, Event)
+            and statement.kind == EventKind.CLEAR
+            and statement.modules
+            and not statement.optimizers
+        ):
+            run.append(statement)
+            continue
+        if len(run) > 1:
+            joined = tuple(dict.fromkeys(module for clear in run for module in clear.modules))
+            for clear in run:
+                clear.modules = joined
+        run = []
 
 
 def _synced(event: Event) -> Statement:

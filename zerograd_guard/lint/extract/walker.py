@@ -439,7 +439,7 @@ class _Walker:
             if over_optimizers:
                 _retarget(body, targets)
             else:
-                _generalize(body)
+                _generalize(body, _parameters_owner(node.iter))
         self.function.has_loop = True
         out.append(loop)
 
@@ -818,8 +818,10 @@ def _iterates_parameters(iterable: cst.BaseExpression) -> bool:
     return False
 
 
-def _generalize(body: list[Statement]) -> None:
-    """In a loop over parameters, per-parameter clears and updates act on all of them."""
+def _generalize(body: list[Statement], owner: str | None) -> None:
+    """In a loop over parameters, per-parameter clears and updates act on all of them:
+    on the module ``owner`` whose ``parameters()`` the loop iterates, or on every
+    optimizer when the loop's parameters are not a module's."""
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.kind == EventKind.STEP:
             statement.optimizers = (MANUAL,)
@@ -829,7 +831,10 @@ def _generalize(body: list[Statement]) -> None:
             and statement.modules
             and statement.optimizers[0].endswith(".grad")
         ):
-            statement.optimizers, statement.modules = (ALL,), ()
+            if owner is not None:
+                statement.optimizers, statement.modules = (), (owner,)
+            else:
+                statement.optimizers, statement.modules = (ALL,), ()
 
 
 def _retarget(body: list[Statement], targets: frozenset[str]) -> None:

@@ -84,6 +84,8 @@ class BudgetExceeded(Exception):
 _EFFECTS = (EventKind.BACKWARD, EventKind.STEP, EventKind.CLEAR, EventKind.HAVOC)
 # Whether a backward writes an optimizer's parameters (see ``FlowEngine.touch``).
 REACHED, MAYBE, MISSED = "reached", "maybe", "missed"
+# How much of an optimizer's parameters a module clear covers.
+FULL, PARTIAL, NONE = "full", "partial", "none"
 MAX_CALL_DEPTH = 6
 
 
@@ -101,7 +103,9 @@ class Observations:
     * ``cross_leaks``: (backward, optimizer) -> (step, consumer) pairs: the backward of
       another model's loss wrote into the optimizer's parameters, ``consumer`` (the other
       optimizer's step) applied it, and ``step`` applied it again with the optimizer's
-      own gradients (ZG104).
+      own gradients (ZG104);
+    * ``partial_clears``: optimizer -> module clears that cover only some of the modules
+      it steps, with the modules left uncleared (named in ZG101's message).
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
@@ -109,6 +113,7 @@ class Observations:
     discards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
     cross_leaks: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
+    partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -159,6 +164,7 @@ class FlowEngine:
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._keys: dict[int, set[str]] = {}
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
+        self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
         self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
         self._touches: dict[tuple[str, Reach], str] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
@@ -624,10 +630,15 @@ class FlowEngine:
             return CLEARED
 
         for key, value in entries.items():
-            if everything or key in keys or self._module_clears(key, modules):
-                if type(value) is Fresh:
-                    self._note_skipped_window(state, event, key)
-                entries[key] = cleared(value)
+            if not (everything or key in keys):
+                cover = self._module_clears(key, modules)
+                if cover == PARTIAL:  # the other modules' gradients stay as they are
+                    self._note_partial(event, key, modules)
+                if cover != FULL:
+                    continue
+            if type(value) is Fresh:
+                self._note_skipped_window(state, event, key)
+            entries[key] = cleared(value)
         for key in keys:
             if key not in entries and key != ALL:
                 entries[key] = cleared(default)
@@ -657,14 +668,28 @@ class FlowEngine:
                 self.observations.broken_windows.setdefault(clear, (key, loop))
                 return
 
-    def _module_clears(self, key: str, modules: tuple[str, ...]) -> bool:
+    def _module_clears(self, key: str, modules: tuple[str, ...]) -> str:
+        """Whether clearing ``modules`` clears optimizer ``key``'s parameters: ``FULL``,
+        ``PARTIAL`` (it steps other modules too, known by name) or ``NONE``."""
         if not modules:
-            return False
-        tie = self.ties.get(key, self.model.ties.get(key))
-        for module in modules:
-            if module == key or tie is None or any(related(module, t) for t in tie):
-                return True
-        return False
+            return NONE
+        tie = self.tie(key)
+        if tie is None or key in modules:
+            return FULL
+        groups = self.groups.get(key, self.model.tie_groups.get(key))
+        if groups is None or len(groups) < 2:
+            return FULL if any(related(m, t) for m in modules for t in tie) else NONE
+        covered = [any(related(m, t) for m in modules for t in group) for group in groups]
+        if all(covered):
+            return FULL
+        return PARTIAL if any(covered) else NONE
+
+    def _note_partial(self, clear: Event, key: str, modules: tuple[str, ...]) -> None:
+        groups = self.groups.get(key, self.model.tie_groups.get(key)) or ()
+        uncovered = frozenset(
+            min(group) for group in groups if not any(related(m, t) for m in modules for t in group)
+        )
+        self.observations.partial_clears.setdefault(key, {})[clear] = uncovered
 
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
@@ -786,6 +811,11 @@ class FlowEngine:
             tie = self.model.ties.get(key)
             if tie is not None and target not in self.ties:
                 self.ties[target] = frozenset(frame.map(module) for module in tie)
+                groups = self.model.tie_groups.get(key)
+                if groups is not None:
+                    self.groups[target] = tuple(
+                        frozenset(frame.map(module) for module in group) for group in groups
+                    )
         return mapped
 
     def runs_every_iteration(

@@ -11,6 +11,11 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.model.events import Statement
 
 
+ModuleGroups = tuple[frozenset[str], ...]
+"""The modules an optimizer steps: one group per module its constructor names, holding
+that module and the other names its parameters go by (``model`` and ``DDP(model)``)."""
+
+
 @dataclass(eq=False)
 class FunctionModel:
     """One function (or the module body, ``name == "<module>"``).
@@ -70,6 +75,8 @@ class ModuleModel:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     # optimizer name -> modules its parameters came from (None: unknown), after resolution
     ties: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    # the same per module the optimizer names (see ``ModuleGroups``), where known
+    tie_groups: dict[str, ModuleGroups] = field(default_factory=dict)
     # modules whose parameters the file freezes somewhere (``requires_grad_(False)``, a
     # ``set_requires_grad(net, False)`` helper); ``"*"``: ones the file does not name
     frozen: set[str] = field(default_factory=set)

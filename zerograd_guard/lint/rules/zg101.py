@@ -148,6 +148,14 @@ for real in loader:
     optimizer_g.step()
 """,
         """\
+optimizer = torch.optim.Adam(itertools.chain(encoder.parameters(), decoder.parameters()))
+for x in loader:
+    encoder.zero_grad()  # the optimizer also steps the decoder
+    loss = criterion(decoder(encoder(x)), x)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+""",
+        """\
 model = Net()
 reference = copy.deepcopy(model)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -191,6 +199,7 @@ for x, y in loader:
                 f"gradients that {label} already applied at line {step_line}, so the next step "
                 f"applies them again; clear them once per step, e.g. call "
                 f"`{_clear_call(key)}` right after the step at line {step_line}"
+                f"{_partial_note(model, key, backward)}"
             )
             yield model.finding(self.code, message, backward.node, _fix(model, backward, steps))
 
@@ -202,6 +211,25 @@ def _fix(model: AnalyzedModule, backward: Event, steps: set[Event]) -> Fix | Non
         return None
     edits = tuple(sorted({edit for fix in fixes if fix for edit in fix.edits}))
     return Fix(description=fixes[0].description, edits=edits)  # type: ignore[union-attr]
+
+
+def _partial_note(model: AnalyzedModule, key: str, backward: Event) -> str:
+    """Why a clear in the backward's function does not count: it covers only some of the
+    modules the optimizer steps."""
+    partial = {
+        clear: left
+        for clear, left in model.observations.partial_clears.get(key, {}).items()
+        if clear.function is backward.function
+    }
+    if not partial:
+        return ""
+    model.positions.compute([clear.node for clear in partial])
+    clear = min(partial, key=lambda event: model.line(event.node))
+    left = ", ".join(f"`{module}`" for module in sorted(partial[clear]))
+    return (
+        f" (the clear at line {model.line(clear.node)} covers only part of what "
+        f"{optimizer_label(key)} steps: the gradients of {left} are never cleared)"
+    )
 
 
 def _clear_call(key: str) -> str:

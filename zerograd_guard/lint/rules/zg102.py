@@ -76,6 +76,16 @@ for p in model.parameters():
     p.grad.fill_(1.0)  # a write, not a clear: the step applies these gradients
 optimizer.step()
 """,
+        """\
+optimizer = torch.optim.Adam([*actor.parameters(), *critic.parameters()])
+for obs in env:
+    optimizer.zero_grad()
+    loss = actor_loss(actor(obs)) + critic_loss(critic(obs))
+    loss.backward()
+    for p in actor.parameters():
+        p.grad = None  # the critic's gradients stay: the step applies them
+    optimizer.step()
+""",
     )
     INVALID = (
         """\
