@@ -20,6 +20,7 @@ from zerograd_guard.lint.extract.names import (
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
+    REBUILT_OPTIMIZER,
     SCALER_NAME,
     SCHEDULER_FACTORY,
     TupleElement,
@@ -337,17 +338,26 @@ class Resolver:
         held = self.holds(key, function)
         if held.kind != OPTIMIZER:
             return None
-        if held.canonical not in self.model.ties or held.tie is not None:
-            tie = held.tie
-            self.model.ties[held.canonical] = (
-                None if tie is None else frozenset(name for group in tie for name in group)
-            )
-            if tie is not None:
-                self.model.tie_groups[held.canonical] = tie
+        key = held.canonical
+        if held.tie is not None:
+            tie = frozenset(name for group in held.tie for name in group)
+            known = self.model.ties.get(key, tie)
+            if key in self.model.ties and known != tie:
+                # one name, optimizers over different modules (in different functions):
+                # which one a clear or a backward meets is not known
+                self.model.ties[key] = None
+                self.model.tie_groups.pop(key, None)
+            elif key not in self.model.ties or known is not None:
+                self.model.ties[key] = tie
+                self.model.tie_groups[key] = held.tie
+        elif key not in self.model.ties:
+            self.model.ties[key] = None
         return held.canonical
 
     def resolve_event(self, event: Event, function: FunctionModel) -> list[Event]:
         kind = event.kind
+        if kind == EventKind.HAVOC and event.callee_name == REBUILT_OPTIMIZER:
+            return self._rebuilt(event, function)
         if kind == EventKind.BACKWARD:
             if event.loss is not None:
                 event.reach = self.reach.reach(event.loss, function)
@@ -376,6 +386,30 @@ class Resolver:
         if kind == EventKind.CALL:
             return self._call(event, function)
         return [event]
+
+    def _rebuilt(self, event: Event, function: FunctionModel) -> list[Event]:
+        """An optimizer built again in a loop over the same modules: the gradients its
+        parameters hold stay (no event); over modules the function may also rebuild, or
+        unknown ones, what it holds is unknown (the HAVOC stays)."""
+        key = event.optimizers[0]
+        held = self.holds(key, function)
+        modules = [module for group in held.tie or () for module in group]
+        if (
+            held.kind != OPTIMIZER
+            or not modules
+            or any(self._reassigned(module, function) for module in modules)
+        ):
+            event.callee_name = None
+            return [event]
+        self._optimizer(key, function)
+        self.model.rebuilt_optimizers.setdefault(held.canonical, []).append(event)
+        return []
+
+    def _reassigned(self, module: str, function: FunctionModel) -> bool:
+        if module.startswith("self.") and module.count(".") == 1:
+            cls = self._class_of(function)
+            return cls is None or len(cls.attributes.get(module[5:], ())) != 1
+        return module in function.assignments or module in function.tuple_assignments
 
     def _method(self, event: Event, function: FunctionModel) -> list[Event]:
         receiver, method = event.receiver, event.method or ""

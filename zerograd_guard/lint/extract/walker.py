@@ -22,6 +22,7 @@ from zerograd_guard.lint.extract.names import (
     LEAVES,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
+    REBUILT_OPTIMIZER,
     SCHEDULER_FACTORY,
     TupleElement,
     callee_name,
@@ -143,6 +144,7 @@ class _Walker:
         self.no_grad = 0  # inside ``with torch.no_grad():``
         self.order = 0  # source order of assigned values and losses (see ``_place``)
         self.branch_depth = 0  # ``if`` / ``try`` / ``match`` branches around the statement
+        self.loop_depth = 0  # loops around the statement, in its function
         self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
         self.block_key: tuple[int, int] | None = None
         self.statement: cst.SimpleStatementLine | None = None
@@ -308,7 +310,10 @@ class _Walker:
             self.record_assignment(key, node.value)
             out.append(self.event(EventKind.KILL, node, names=frozenset({key})))
             if _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
-                out.append(self.event(EventKind.HAVOC, node, optimizers=(key,)))
+                rebuilt = REBUILT_OPTIMIZER if self.loop_depth else None
+                out.append(
+                    self.event(EventKind.HAVOC, node, optimizers=(key,), callee_name=rebuilt)
+                )
 
     def aug_assign(self, node: cst.AugAssign, out: list[Statement]) -> None:
         self.expr(node.value, out)
@@ -426,7 +431,9 @@ class _Walker:
         iterates_parameters = _iterates_parameters(node.iter)
         if iterates_parameters:
             self.parameter_owners.append(_parameters_owner(node.iter))
+        self.loop_depth += 1
         body = self.suite(node.body)
+        self.loop_depth -= 1
         if iterates_parameters:
             self.parameter_owners.pop()
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
@@ -445,7 +452,9 @@ class _Walker:
 
     def while_(self, node: cst.While, out: list[Statement]) -> None:
         self.expr(node.test, out)
+        self.loop_depth += 1
         body = self.suite(node.body)
+        self.loop_depth -= 1
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
         if not body and not orelse:
             return
@@ -517,10 +526,10 @@ class _Walker:
             self.function, self.managed, self.block_key, self.statement, self._in_class_body
         )  # fmt: skip
         self.function, self.managed, self._in_class_body = model, 0, False
-        depths = (self.branch_depth, self.no_grad)
-        self.branch_depth = self.no_grad = 0
+        depths = (self.branch_depth, self.no_grad, self.loop_depth)
+        self.branch_depth = self.no_grad = self.loop_depth = 0
         model.body = self.suite(node.body)
-        self.branch_depth, self.no_grad = depths
+        self.branch_depth, self.no_grad, self.loop_depth = depths
         self.function, self.managed, self.block_key, self.statement, self._in_class_body = saved
         _finalize(model)
 

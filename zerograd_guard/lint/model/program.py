@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import libcst as cst
 
-    from zerograd_guard.lint.model.events import Statement
+    from zerograd_guard.lint.model.events import Event, Statement
 
 
 ModuleGroups = tuple[frozenset[str], ...]
@@ -80,6 +80,8 @@ class ModuleModel:
     # modules whose parameters the file freezes somewhere (``requires_grad_(False)``, a
     # ``set_requires_grad(net, False)`` helper); ``"*"``: ones the file does not name
     frozen: set[str] = field(default_factory=set)
+    # optimizer -> where a loop builds it again over the same modules (no clear)
+    rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
 
     def release(self) -> None:
         """Break the model's reference cycles (events point at their function, nested

@@ -156,6 +156,13 @@ for x in loader:
     optimizer.step()
 """,
         """\
+for step, (x, y) in enumerate(loader):
+    optimizer = torch.optim.SGD(model.parameters(), lr=schedule(step))  # keeps .grad
+    loss = criterion(model(x), y)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+""",
+        """\
 model = Net()
 reference = copy.deepcopy(model)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -199,7 +206,7 @@ for x, y in loader:
                 f"gradients that {label} already applied at line {step_line}, so the next step "
                 f"applies them again; clear them once per step, e.g. call "
                 f"`{_clear_call(key)}` right after the step at line {step_line}"
-                f"{_partial_note(model, key, backward)}"
+                f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
             yield model.finding(self.code, message, backward.node, _fix(model, backward, steps))
 
@@ -230,6 +237,19 @@ def _partial_note(model: AnalyzedModule, key: str, backward: Event) -> str:
         f" (the clear at line {model.line(clear.node)} covers only part of what "
         f"{optimizer_label(key)} steps: the gradients of {left} are never cleared)"
     )
+
+
+def _rebuilt_note(model: AnalyzedModule, key: str, backward: Event) -> str:
+    rebuilt = [
+        event
+        for event in model.model.rebuilt_optimizers.get(key, ())
+        if event.function is backward.function
+    ]
+    if not rebuilt:
+        return ""
+    model.positions.compute([event.node for event in rebuilt])
+    line = min(model.line(event.node) for event in rebuilt)
+    return f" (building a new optimizer at line {line} does not clear the gradients)"
 
 
 def _clear_call(key: str) -> str:
