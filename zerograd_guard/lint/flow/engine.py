@@ -67,6 +67,7 @@ from zerograd_guard.lint.model.events import (
     Reach,
     Statement,
     Try,
+    child_blocks,
     events_of,
 )
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
@@ -105,7 +106,10 @@ class Observations:
       optimizer's step) applied it, and ``step`` applied it again with the optimizer's
       own gradients (ZG104);
     * ``partial_clears``: optimizer -> module clears that cover only some of the modules
-      it steps, with the modules left uncleared (named in ZG101's message).
+      it steps, with the modules left uncleared (named in ZG101's message);
+    * ``early_backwards``: (backward, optimizer) -> steps in a loop after that backward,
+      which ran before the loop with no clear since: the first step applies it with the
+      first iteration's gradients (ZG101).
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
@@ -114,6 +118,7 @@ class Observations:
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
     cross_leaks: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
     partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
+    early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
 
 
 @dataclass
@@ -167,6 +172,7 @@ class FlowEngine:
         self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
         self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
         self._touches: dict[tuple[str, Reach], str] = {}
+        self._loop_events: dict[int, frozenset[Event]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
         self.work = 0
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
@@ -594,6 +600,9 @@ class FlowEngine:
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
+        elif (kind is Fresh or kind is Carried) and self.loops and len(value.backwards) > 1:
+            for backward in self._before_loop(value.backwards):
+                observations.early_backwards.setdefault((backward, key), set()).add(event)
         elif kind is ForeignFresh:
             for backward in value.backwards:
                 pairs = observations.cross_leaks.setdefault((backward, key), set())
@@ -604,6 +613,35 @@ class FlowEngine:
             clear, loop = value.clear, value.loop
             if self.runs_every_iteration(loop.body, clear):
                 observations.broken_windows.setdefault(clear, (key, loop))
+
+    def _before_loop(self, backwards: frozenset[Event]) -> list[Event]:
+        """The backwards among ``backwards`` that ran before the loop now iterated, in
+        its function, when another one ran inside it: the loop's first step applies
+        both (a sanity-check backward before training, with no clear before the loop)."""
+        function = self.loops[-1][1].function
+        if sum(1 for _, other, _ in self.loops if other.function is function) != 1:
+            return []  # an enclosing loop of the same function: "before" is not known
+        inside = self._in_loops(function)
+        early = [b for b in backwards if b.function is function and b not in inside]
+        if not early or len(early) == len(backwards):
+            return []
+        return early
+
+    def _in_loops(self, function: FunctionModel) -> frozenset[Event]:
+        """The events of ``function`` that sit inside one of its loops."""
+        found = self._loop_events.get(id(function))
+        if found is None:
+            events: set[Event] = set()
+            pending = list(function.body)
+            while pending:
+                statement = pending.pop()
+                if type(statement) is Loop:
+                    events.update(events_of([statement]))
+                else:
+                    for part in child_blocks(statement):
+                        pending.extend(part)
+            found = self._loop_events[id(function)] = frozenset(events)
+        return found
 
     def _clear(
         self,

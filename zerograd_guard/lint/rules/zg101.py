@@ -156,6 +156,14 @@ for x in loader:
     optimizer.step()
 """,
         """\
+criterion(model(x0), y0).backward()  # expect: ZG101
+assert all(p.grad is not None for p in model.parameters())
+for x, y in loader:
+    criterion(model(x), y).backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+        """\
 for step, (x, y) in enumerate(loader):
     optimizer = torch.optim.SGD(model.parameters(), lr=schedule(step))  # keeps .grad
     loss = criterion(model(x), y)
@@ -179,6 +187,7 @@ for x, y in loader:
         by_backward: dict[Event, list[tuple[str, set[Event]]]] = {}
         for (backward, key), steps in model.observations.leaks.items():
             by_backward.setdefault(backward, []).append((key, steps))
+        yield from _early(model, set(by_backward))
         if not by_backward:
             return
         model.positions.compute(
@@ -209,6 +218,24 @@ for x, y in loader:
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
             yield model.finding(self.code, message, backward.node, _fix(model, backward, steps))
+
+
+def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
+    """Backwards before a loop whose first step applies them with its own gradients."""
+    for (backward, key), steps in model.observations.early_backwards.items():
+        if backward in reported:
+            continue
+        reported.add(backward)
+        model.positions.compute([backward.node, *(step.node for step in steps)])
+        step_line = min(model.line(step.node) for step in steps)
+        label = optimizer_label(key)
+        message = (
+            f"gradients are not cleared between optimizer steps: nothing clears what this "
+            f"backward() writes before the loop's first step at line {step_line}, so "
+            f"{label} applies it together with the first batch's gradients; clear them "
+            f"before the loop, e.g. call `{_clear_call(key)}`"
+        )
+        yield model.finding(GradientsNotCleared.code, message, backward.node)
 
 
 def _fix(model: AnalyzedModule, backward: Event, steps: set[Event]) -> Fix | None:
