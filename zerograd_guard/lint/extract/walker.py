@@ -57,6 +57,7 @@ GRAD_CLEAR_METHODS = frozenset({"zero_"})
 GRAD_ZEROING_METHODS = frozenset({"fill_", "mul_"})  # clears when handed a zero constant
 GRAD_WRITE_METHODS = frozenset({"fill_", "copy_", "add_", "sub_", "set_", "addcmul_", "addcdiv_"})
 GRAD_SCALE_METHODS = frozenset({"mul_", "div_", "clamp_", "clip_", "clamp_min_", "clamp_max_"})
+GRAD_MUTATORS = GRAD_CLEAR_METHODS | GRAD_ZEROING_METHODS | GRAD_WRITE_METHODS | GRAD_SCALE_METHODS
 UPDATE_METHODS = frozenset({"add_", "sub_", "addcdiv_", "addcmul_", "copy_"})
 BUILTINS = frozenset(
     {
@@ -145,6 +146,7 @@ class _Walker:
         self.order = 0  # source order of assigned values and losses (see ``_place``)
         self.branch_depth = 0  # ``if`` / ``try`` / ``match`` branches around the statement
         self.loop_depth = 0  # loops around the statement, in its function
+        self.reading = False  # in an expression whose ``.grad`` reads are recorded
         self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
         self.block_key: tuple[int, int] | None = None
         self.statement: cst.SimpleStatementLine | None = None
@@ -213,7 +215,9 @@ class _Walker:
 
     def small(self, node: cst.CSTNode, out: list[Statement]) -> None:
         if type(node) is cst.Expr:
+            self.reading = True
             self.expr(node.value, out)
+            self.reading = False
         elif type(node) is cst.Assign:
             self.assign(node, out)
         elif type(node) is cst.AugAssign:
@@ -228,7 +232,9 @@ class _Walker:
                     self.record_assignment(key, node.value)
         elif type(node) is cst.Return:
             if node.value is not None:
+                self.reading = True
                 self.expr(node.value, out)
+                self.reading = False
                 self.function.returns_value = True
             out.append(Jump("return", node))
         elif type(node) is cst.Break:
@@ -268,7 +274,9 @@ class _Walker:
             self.function.assignments.setdefault(key, []).append(value)
 
     def assign(self, node: cst.Assign, out: list[Statement]) -> None:
+        self.reading = True
         self.expr(node.value, out)
+        self.reading = False
         for target in node.targets:
             expression = target.target
             if type(expression) is cst.Attribute and expression.attr.value == "grad":
@@ -316,7 +324,9 @@ class _Walker:
                 )
 
     def aug_assign(self, node: cst.AugAssign, out: list[Statement]) -> None:
+        self.reading = True
         self.expr(node.value, out)
+        self.reading = False
         operator = type(node.operator)
         target = node.target.value if type(node.target) is cst.Subscript else node.target
         if _is_grad(target):  # ``p.grad *= c`` scales, ``p.grad += g`` writes
@@ -342,6 +352,15 @@ class _Walker:
             out.append(
                 self.event(EventKind.KILL, node, names=frozenset({key}), increment=increment)
             )
+
+    def _grad_read(self, parameter: cst.BaseExpression) -> Event:
+        """A read of ``parameter.grad``: of a module's parameters inside a loop over its
+        ``parameters()``, of the module the parameter belongs to (``model.fc.weight``)."""
+        if self.parameter_owners:
+            owner = self.parameter_owners[-1]
+            return self.event(EventKind.READ, parameter, modules=(owner,) if owner else ())
+        key = key_of(parameter)
+        return self.event(EventKind.READ, parameter, modules=(key,) if key and "." in key else ())
 
     def _note_freeze(self, target: cst.BaseExpression) -> None:
         """``target.requires_grad_(...)`` / ``target.requires_grad = ...``: in a loop over
@@ -569,6 +588,8 @@ class _Walker:
     def expr(self, node: cst.CSTNode, out: list[Statement]) -> None:
         kind = type(node)
         while kind is cst.Attribute:  # in ``a.b.c`` only the innermost value may hold a call
+            if self.reading and node.attr.value == "grad":  # type: ignore[attr-defined]
+                out.append(self._grad_read(node.value))  # type: ignore[attr-defined]
             node = node.value  # type: ignore[attr-defined]
             kind = type(node)
         if kind in _SKIPPED_EXPRESSIONS:
@@ -589,7 +610,11 @@ class _Walker:
         receiver = func.value if type(func) is cst.Attribute else None
         callee = receiver if receiver is not None else func
         if type(callee) not in _SKIPPED_EXPRESSIONS:
+            reading = self.reading
+            if receiver is not None and _is_grad(receiver) and func.attr.value in GRAD_MUTATORS:  # type: ignore[attr-defined]
+                self.reading = False  # ``p.grad.zero_()`` changes the gradient, not a read
             self.expr(callee, out)
+            self.reading = reading
         closure: str | None = None
         for arg in node.args:
             value = arg.value
@@ -776,7 +801,7 @@ def _walk_statements(statements: list[Statement]) -> Iterator[Statement]:
 def _only_clears(body: list[Statement]) -> bool:
     """Clears only, also through a loop over parameters (``for p in params: p.grad.zero_()``)."""
     return bool(body) and all(
-        (isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL))
+        (isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL, EventKind.READ))
         or (isinstance(s, Loop) and s.once and not s.orelse and _only_clears(s.body))
         for s in body
     )
@@ -789,9 +814,12 @@ def _only_clears_or_updates(body: list[Statement]) -> bool:
         if isinstance(statement, Event):
             if statement.kind in (EventKind.BACKWARD, EventKind.CALL):
                 return False
-            if statement.kind in (EventKind.CLEAR, EventKind.STEP, EventKind.HAVOC) or (
-                statement.kind == EventKind.METHOD and statement.method in RAW_METHODS
-            ):
+            if statement.kind in (
+                EventKind.CLEAR,
+                EventKind.STEP,
+                EventKind.HAVOC,
+                EventKind.READ,
+            ) or (statement.kind == EventKind.METHOD and statement.method in RAW_METHODS):
                 found = True
         elif isinstance(statement, Jump) and statement.kind == "return":
             return False

@@ -109,7 +109,10 @@ class Observations:
       it steps, with the modules left uncleared (named in ZG101's message);
     * ``early_backwards``: (backward, optimizer) -> steps in a loop after that backward,
       which ran before the loop with no clear since: the first step applies it with the
-      first iteration's gradients (ZG101).
+      first iteration's gradients (ZG101);
+    * ``stale_reads``: (backward, optimizer) -> (read, step) pairs: ``.grad`` read after
+      the backward added onto gradients ``step`` had applied, with no clear between
+      (ZG101 when no step reports that backward).
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
@@ -119,6 +122,7 @@ class Observations:
     cross_leaks: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
     partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
     early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
+    stale_reads: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -429,6 +433,9 @@ class FlowEngine:
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
             return {self._kill(state, event, frame) for state in states}
+        if kind == EventKind.READ:
+            self._observe_read(event, states, frame)
+            return states
         if kind == EventKind.CALL:
             callee = event.callee
             if event.receiver == "self" and frame.self_class and event.method:
@@ -613,6 +620,26 @@ class FlowEngine:
             clear, loop = value.clear, value.loop
             if self.runs_every_iteration(loop.body, clear):
                 observations.broken_windows.setdefault(clear, (key, loop))
+
+    def _observe_read(self, event: Event, states: set[State], frame: _Frame) -> None:
+        """A read of ``.grad`` that sees a step's applied gradients plus a later
+        backward's: the sum, not what that backward computed (a pruning score, a Fisher
+        estimate read after training). A read in a loop that also steps is left to
+        the steps: its paths may combine branches that never run together."""
+        if self.loops and self.has_step(self.loops[-1][0].body):
+            return
+        modules = tuple(frame.map(module) for module in event.modules)
+        loops = tuple(loop for loop, _, _ in self.loops)
+        guards = self.step_guards()
+        for state in states:
+            for key, value in state.entries:
+                if (
+                    type(value) is StaleFresh
+                    and (not modules or self._module_clears(key, modules) != NONE)
+                    and proven(value, guards, loops)
+                ):
+                    reads = self.observations.stale_reads.setdefault((value.backward, key), set())
+                    reads.add((event, value.step))
 
     def _before_loop(self, backwards: frozenset[Event]) -> list[Event]:
         """The backwards among ``backwards`` that ran before the loop now iterated, in

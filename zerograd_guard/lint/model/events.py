@@ -26,6 +26,7 @@ class EventKind(Enum):
     CALL = "call"  # call of a function/method defined in the same file (inlined)
     HAVOC = "havoc"  # unknown call that may clear ``optimizers`` (state becomes unknown)
     KILL = "kill"  # assignment to names a condition reads
+    READ = "read"  # reads ``.grad`` of ``modules`` (none: parameters not known)
 
     # members are singletons: identity hashing (Enum's own hashes the name, in Python)
     __hash__ = object.__hash__

@@ -187,7 +187,9 @@ for x, y in loader:
         by_backward: dict[Event, list[tuple[str, set[Event]]]] = {}
         for (backward, key), steps in model.observations.leaks.items():
             by_backward.setdefault(backward, []).append((key, steps))
-        yield from _early(model, set(by_backward))
+        reported = set(by_backward)
+        yield from _early(model, reported)
+        yield from _stale_reads(model, reported)
         if not by_backward:
             return
         model.positions.compute(
@@ -234,6 +236,24 @@ def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
             f"backward() writes before the loop's first step at line {step_line}, so "
             f"{label} applies it together with the first batch's gradients; clear them "
             f"before the loop, e.g. call `{_clear_call(key)}`"
+        )
+        yield model.finding(GradientsNotCleared.code, message, backward.node)
+
+
+def _stale_reads(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
+    """Backwards whose gradients are read, not stepped, on top of a step's."""
+    for (backward, key), pairs in model.observations.stale_reads.items():
+        if backward in reported:
+            continue
+        reported.add(backward)
+        model.positions.compute([backward.node, *(e.node for pair in pairs for e in pair)])
+        read, step = min(pairs, key=lambda pair: model.line(pair[0].node))
+        message = (
+            f"gradients are not cleared between optimizer steps: this backward() adds onto "
+            f"gradients that {optimizer_label(key)} already applied at line "
+            f"{model.line(step.node)}, so the read of `.grad` at line {model.line(read.node)} "
+            f"sees their sum, not this backward's gradients; clear them right before this "
+            f"backward(), e.g. call `{_clear_call(key)}`"
         )
         yield model.finding(GradientsNotCleared.code, message, backward.node)
 
