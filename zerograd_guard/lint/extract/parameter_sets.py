@@ -127,6 +127,7 @@ class ReachTracer:
     def __init__(self, model: ModuleModel) -> None:
         self.model = model
         self.module_functions = model.body.nested
+        self._origins: dict[tuple[str, int], frozenset[str]] = {}
 
     def reach(self, loss: cst.BaseExpression, function: FunctionModel) -> Reach:
         modules: set[str] = set()
@@ -155,9 +156,17 @@ class ReachTracer:
             if kind in (cst.Lambda, cst.Await, cst.Yield, cst.NamedExpr) or "Comp" in kind.__name__:
                 complete = False
             stack.extend(_children(item))
-        found = frozenset(modules)
-        expanded = frozenset(o for module in found for o in self.origins(module, function))
-        return Reach(found | expanded, complete)
+        expanded = set(modules)
+        for module in modules:
+            expanded |= self._all_origins(module, function)
+        return Reach(frozenset(expanded), complete)
+
+    def _all_origins(self, module: str, function: FunctionModel) -> frozenset[str]:
+        key = (module, id(function))
+        found = self._origins.get(key)
+        if found is None:
+            found = self._origins[key] = frozenset(self.origins(module, function))
+        return found
 
     def _value(self, item: _Item, stack: list[_Item]) -> bool:
         """Follow what a name holds where it is read; whether its leaves are all known."""
@@ -305,17 +314,22 @@ class ReachTracer:
             scope = scope.parent
         return None
 
-    def origins(self, module: str, function: FunctionModel | None, depth: int = 0) -> Iterator[str]:
+    def origins(self, module: str, function: FunctionModel | None) -> Iterator[str]:
         """The modules ``module`` was derived from with the same parameters (a wrapper,
         a move, an alias), ``module`` itself first."""
-        yield module
-        if depth >= MAX_ORIGIN_DEPTH:
-            return
-        values = self.values(module, function)
-        for value, scope, _ in values[0] if values else ():
-            for source in _same_parameters(value):
-                if source != module:
-                    yield from self.origins(source, scope or function, depth + 1)
+        seen = {module}
+        pending = [(module, function, 0)]
+        while pending:
+            name, scope, depth = pending.pop()
+            yield name
+            if depth >= MAX_ORIGIN_DEPTH:
+                continue
+            values = self.values(name, scope)
+            for value, value_scope, _ in values[0] if values else ():
+                for source in _same_parameters(value):
+                    if source not in seen:
+                        seen.add(source)
+                        pending.append((source, value_scope or scope, depth + 1))
 
 
 def _children(item: _Item) -> list[_Item]:

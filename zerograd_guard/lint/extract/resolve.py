@@ -86,6 +86,7 @@ class Resolver:
         self.model = model
         self.options = options
         self.reach = ReachTracer(model)
+        self.backwards: list[tuple[Event, FunctionModel]] = []  # their reach is set last
         self.duck_types: dict[str, str] = {}
         self._held: dict[tuple[str, FunctionModel], Holds] = {}  # what ``holds`` found
         owners: dict[str, set[str]] = {}
@@ -360,7 +361,7 @@ class Resolver:
             return self._rebuilt(event, function)
         if kind == EventKind.BACKWARD:
             if event.loss is not None:
-                event.reach = self.reach.reach(event.loss, function)
+                self.backwards.append((event, function))
             return [event]
         if kind == EventKind.STEP and event.callee_name == CONFIGURED_STEP:
             target = next(
@@ -559,6 +560,10 @@ def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
         resolver.duck_types = resolver.duck_typed(function)
         resolver.resolve_block(function.body, function)
         _simplify(function.body)
+    if any(tie is not None for tie in model.ties.values()):
+        # what a backward reaches matters only against an optimizer's known modules
+        for event, function in resolver.backwards:
+            event.reach = resolver.reach.reach(event.loss, function)  # type: ignore[arg-type]
 
 
 def _effects(statements: list[Statement]) -> bool:

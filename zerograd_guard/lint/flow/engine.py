@@ -175,7 +175,9 @@ class FlowEngine:
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
         self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
         self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
-        self._touches: dict[tuple[str, Reach], str] = {}
+        self._touches: dict[int, dict[str, str]] = {}  # id of a reach -> key -> touch
+        self._mapped: dict[tuple[object, ...], Reach] = {}  # reaches in a caller's names
+        self._made_foreign = False  # whether any Foreign status was made (fast path otherwise)
         self._loop_events: dict[int, frozenset[Event]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
         self.work = 0
@@ -464,7 +466,12 @@ class FlowEngine:
         if reach is None:
             return None
         if frame.env or frame.self_prefix is not None:
-            reach = Reach(frozenset(frame.map(module) for module in reach.modules), reach.complete)
+            binding = (event, frame.self_prefix, tuple(frame.env.items()))
+            mapped = self._mapped.get(binding)
+            if mapped is None:
+                modules = frozenset(frame.map(module) for module in reach.modules)
+                mapped = self._mapped[binding] = Reach(modules, reach.complete)
+            reach = mapped
         self.reach[event] = reach
         return reach
 
@@ -477,7 +484,10 @@ class FlowEngine:
         steps; ``MISSED``: from other modules only (every leaf followed); else ``MAYBE``."""
         if reach is None:
             return MAYBE
-        found = self._touches.get((key, reach))
+        row = self._touches.get(id(reach))  # reaches live as long as the engine
+        if row is None:
+            row = self._touches[id(reach)] = {}
+        found = row.get(key)
         if found is None:
             tie = self.tie(key)
             if tie is None:
@@ -486,7 +496,7 @@ class FlowEngine:
                 found = REACHED
             else:
                 found = MISSED if reach.complete and reach.modules else MAYBE
-            self._touches[(key, reach)] = found
+            row[key] = found
         return found
 
     def frozen(self, key: str) -> bool:
@@ -532,6 +542,10 @@ class FlowEngine:
                 return value if event in value.backwards else Fresh(value.backwards | {event})
             return Fresh(frozenset({event}))
 
+        entries = state.entries
+        if not self._made_foreign and all(self.touch(key, reach) != MISSED for key, _ in entries):
+            return map_statuses(state, add)  # every optimizer's gradients may get these
+
         def change(key: str, value: Status) -> Status:
             touch = self.touch(key, reach)
             if touch == MISSED:
@@ -566,6 +580,7 @@ class FlowEngine:
                 and self._foreign(key, value.backwards, keys)
             ):
                 entries[key] = Foreign(value.backwards, event)
+                self._made_foreign = True
         if type(default) is StaleFresh and ALL not in targets:
             default = _reset(default)
         guards = self.step_guards()
