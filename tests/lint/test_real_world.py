@@ -48,22 +48,10 @@ KNOWN_GAPS: dict[str, str] = {
         "accelerator.backward branch is flagged with the reference optimizer's stale step "
         "(gradients tracked per optimizer name, not per parameter set)"
     ),
-    "diffsynth_runner__buggy.py": (
-        "every clear inside accelerator.accumulate() is taken as managed; the prepared optimizer's "
-        "clear before the backward runs for real on each sync micro-batch (ZG103 missed)"
-    ),
-    "accelerate_docs_gradient_accumulation__buggy.py": (
-        "the plain loop's ZG103 is found; the one inside accelerator.accumulate() is missed (every "
-        "clear inside accumulate() is taken as managed)"
-    ),
     "accelerate_docs_gradient_synchronization.py": (
         "two false ZG101 where gradients accumulate over the whole epoch and are stepped once in "
         "the last iteration (index == len(dataloader) - 1); the clear before the backward inside "
         "accumulate() is missed (ZG103)"
-    ),
-    "alpaca_farm_rl_trainer__buggy.py": (
-        "a Module's zero_grad() inside accelerator.accumulate() runs on every micro-batch (only "
-        "the prepared optimizer's clear is skipped); taken as managed today (ZG103 missed)"
     ),
     "ignite_faq_gradient_accumulation__buggy.py": (
         "the update function runs once per iteration under ignite's Engine, a loop the analyzer "
