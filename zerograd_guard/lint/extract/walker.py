@@ -423,7 +423,15 @@ class _Walker:
         ):
             return  # `if p.grad is None: continue` skips parameters that have nothing to clear
         atom, negated = condition_atom(node.test, self._condition_key)
-        out.append(If(atom=atom, negated=negated, body=body, orelse=orelse))
+        out.append(
+            If(
+                atom=atom,
+                negated=negated,
+                body=body,
+                orelse=orelse,
+                last_iteration=_last_iteration(node.test, self.function.loop_targets),
+            )
+        )
 
     def _narrow(self, test: cst.BaseExpression) -> None:
         """``isinstance(updater, torch.optim.Optimizer)`` tells what ``updater`` holds."""
@@ -759,6 +767,49 @@ def _loss_of(node: cst.Call, receiver: cst.BaseExpression | None) -> cst.BaseExp
     if receiver is None or (key is not None and _BACKWARD_OWNERS.search(key.rsplit(".", 1)[-1])):
         return first
     return receiver
+
+
+def _last_iteration(test: cst.BaseExpression, targets: set[str]) -> bool | None:
+    """``i == len(x) - 1`` / ``i + 1 == len(x)`` (True: the body runs on the last
+    iteration of the loop over ``x``), the same with ``!=`` (False), else None; ``i`` a
+    loop target of the function."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    operator = type(target.operator)
+    if operator not in (cst.Equal, cst.NotEqual):
+        return None
+    left, right = test.left, target.comparator
+    if _is_len(right) and _plus_one(left, targets):
+        pass
+    elif not (type(left) is cst.Name and left.value in targets and _len_minus_one(right)):
+        return None
+    return operator is cst.Equal
+
+
+def _is_len(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len"
+
+
+def _len_minus_one(node: cst.BaseExpression) -> bool:
+    return (
+        type(node) is cst.BinaryOperation
+        and type(node.operator) is cst.Subtract
+        and _is_len(node.left)
+        and type(node.right) is cst.Integer
+        and node.right.value == "1"
+    )
+
+
+def _plus_one(node: cst.BaseExpression, targets: set[str]) -> bool:
+    return (
+        type(node) is cst.BinaryOperation
+        and type(node.operator) is cst.Add
+        and type(node.left) is cst.Name
+        and node.left.value in targets
+        and type(node.right) is cst.Integer
+        and node.right.value == "1"
+    )
 
 
 def _parameters_owner(iterable: cst.BaseExpression) -> str | None:

@@ -57,6 +57,7 @@ from zerograd_guard.lint.flow.state import (
 )
 from zerograd_guard.lint.model.events import (
     ALL,
+    LAST_ITERATION,
     SYNC,
     Atom,
     Event,
@@ -305,6 +306,12 @@ class FlowEngine:
                 else_in = {skip_clear(state, skipped) for state in else_in}
             else:
                 body_in = {skip_clear(state, skipped) for state in body_in}
+        if statement.last_iteration is not None and self.loops:
+            marker = (frame.tag, LAST_ITERATION, True)
+            if statement.last_iteration:
+                body_in = {State(s.default, s.entries, s.assumptions | {marker}) for s in body_in}
+            else:
+                else_in = {State(s.default, s.entries, s.assumptions | {marker}) for s in else_in}
         self.guards.append(atom)
         try:
             body = self.block(statement.body, body_in, frame)
@@ -339,6 +346,10 @@ class FlowEngine:
                 outcome.returns |= inner.returns
                 breaks |= inner.breaks
                 back = inner.normal | inner.continues
+                last = {s for s in back if _on_last_iteration(s)} if not loop.infinite else set()
+                if last:  # the last iteration's paths leave the loop
+                    exits |= {self._back_edge(state, loop) for state in last}
+                    back -= last
                 work = {self._back_edge(state, loop) for state in back} - seen
                 if len(seen) > MAX_STATES * 4:
                     work = _widen(work) - seen
@@ -362,8 +373,8 @@ class FlowEngine:
             entries = tuple((key, _carry(value, loop)) for key, value in entries)
         kept = set()
         for tag, atom, value in assumptions:
-            if atom is SYNC:
-                continue  # accelerate decides again on the next micro-batch
+            if atom is SYNC or atom is LAST_ITERATION:
+                continue  # decided again on the next iteration
             if atom.names & loop.assigned or (atom.counter and atom.counter in loop.targets):
                 if atom.key[0] == "end" and atom.counter in loop.targets:
                     start = _window_start(atom)
@@ -1001,6 +1012,10 @@ def _widen(states: set[State]) -> set[State]:
         State(_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
         for default, entries, _ in states
     }
+
+
+def _on_last_iteration(state: State) -> bool:
+    return any(atom is LAST_ITERATION for _, atom, _ in state.assumptions)
 
 
 def _encloses(outer: FunctionModel, inner: FunctionModel) -> bool:

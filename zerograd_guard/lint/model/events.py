@@ -109,6 +109,9 @@ class Atom:
         return self._hash
 
 
+LAST_ITERATION = Atom(key="<last-iteration>", names=frozenset())
+"""Assumed by a path that took the branch of the enclosing ``for`` loop's last iteration
+(``if index == len(dataloader) - 1:``): that path leaves the loop, it does not iterate."""
 SYNC = Atom(key="<accelerate-sync>", names=frozenset({"<sync>"}), accumulation=True)
 """accelerate's ``sync_gradients`` inside ``with accelerator.accumulate(model):``: true on
 the micro-batch that ends a window. The prepared optimizer's ``step()`` and
@@ -122,6 +125,9 @@ class If:
     negated: bool
     body: list[Statement]
     orelse: list[Statement]
+    # ``i == len(loader) - 1``: True when the body runs only on the enclosing ``for``
+    # loop's last iteration, False when the else branch does, None otherwise
+    last_iteration: bool | None = None
 
 
 @dataclass(eq=False)
