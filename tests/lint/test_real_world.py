@@ -44,11 +44,9 @@ CORPUS_FILES = sorted(p for p in CORPUS.glob("*.py") if p.name != "inject.py")
 # not a wrong expectation). strict: the test fails as soon as the gap is closed.
 KNOWN_GAPS: dict[str, str] = {
     "accelerate_test_sync.py": (
-        "helper called for a reference model and for its accelerate-prepared copy: the branch "
-        "taken depends on a constant argument (do_backward) the flow check does not bind, so the "
-        "copy's accelerator.backward branch is also followed for the reference model's call; "
-        "the prepared optimizer's clear after accumulate() is skipped on non-sync micro-batches "
-        "like the ones inside it (ZG103 false positive)"
+        "the reference optimizer `opt` is built in get_training_setup and reaches the test "
+        "through a returned tuple, so its parameters are unknown: the prepared copy's "
+        "accelerator.backward (line 41) is taken to feed it too (false ZG101)"
     ),
     "ignite_faq_gradient_accumulation__buggy.py": (
         "the update function runs once per iteration under ignite's Engine, a loop the analyzer "

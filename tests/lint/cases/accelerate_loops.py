@@ -60,3 +60,11 @@ def never_cleared_inside_accumulate():
             loss = model(batch)
             accelerator.backward(loss)  # expect: ZG101
             optimizer.step()
+
+def clear_after_the_accumulate_block():
+    for batch in loader:
+        with accelerator.accumulate(model):
+            loss = model(batch)
+            accelerator.backward(loss)
+            optimizer.step()
+        optimizer.zero_grad()

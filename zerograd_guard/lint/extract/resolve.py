@@ -331,6 +331,7 @@ class Resolver:
                 self.resolve_block(part, function)
             resolved.append(statement)
         _join_module_clears(resolved)
+        _sync_after_accumulate(resolved)
         statements[:] = resolved
 
     def _optimizer(self, key: str | None, function: FunctionModel) -> str | None:
@@ -543,6 +544,25 @@ def _join_module_clears(statements: list[Statement]) -> None:
             for clear in run:
                 clear.modules = joined
         run = []
+
+
+def _sync_after_accumulate(statements: list[Statement]) -> None:
+    """A prepared optimizer's clear or step after the ``accumulate()`` block it steps in
+    (same statement list) still sees that micro-batch's sync state: it is skipped on the
+    micro-batches that do not sync, like the ones inside the block."""
+    managed: set[str] = set()
+    for index, statement in enumerate(statements):
+        if type(statement) is If and statement.atom is SYNC:
+            for event in statement.body:
+                managed.update(event.optimizers)  # type: ignore[union-attr]
+        elif (
+            managed
+            and type(statement) is Event
+            and statement.kind in (EventKind.STEP, EventKind.CLEAR)
+            and statement.optimizers
+            and set(statement.optimizers) <= managed
+        ):
+            statements[index] = If(atom=SYNC, negated=False, body=[statement], orelse=[])
 
 
 def _synced(event: Event) -> Statement:

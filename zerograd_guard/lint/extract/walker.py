@@ -544,6 +544,9 @@ class _Walker:
         for param in params:
             if param.annotation is not None:
                 model.param_annotations[param.name.value] = param.annotation.annotation
+            default = param.default
+            if type(default) is cst.Name and default.value in ("True", "False"):
+                model.param_defaults[param.name.value] = default.value
         if in_class and self.cls is not None:
             self.cls.methods[model.name] = model
         else:

@@ -275,6 +275,13 @@ class FlowEngine:
         body_in: set[State] = set()
         else_in: set[State] = set()
         body_value = not statement.negated
+        constant = _bound_constant(atom, frame)
+        if constant is not None:  # ``if flag:`` on a parameter the call bound to True/False
+            if constant == body_value:
+                body_in = set(states)
+            else:
+                else_in = set(states)
+            states = set()
         for state in states:
             assumptions = state.assumptions
             if tracked:
@@ -876,7 +883,7 @@ class FlowEngine:
             prefix, self_class = None, callee.class_name
         env: dict[str, str] = {}
         for param in params:
-            env[param] = f"{callee.qualname}:{param}"
+            env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
         for param, arg in zip(params, event.args, strict=False):
             if arg is not None:
                 env[param] = frame.map(arg)
@@ -1012,6 +1019,17 @@ def _widen(states: set[State]) -> set[State]:
         State(_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
         for default, entries, _ in states
     }
+
+
+def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
+    """The value of ``if flag:`` when ``flag`` is a parameter this call bound to the
+    constant ``True`` / ``False`` (an argument or the parameter's default)."""
+    if atom is None or type(atom.key) is not str or frame.function.params == ():
+        return None
+    name = atom.key
+    if name not in frame.function.params or atom.names != frozenset({name}):
+        return None
+    return {"True": True, "False": False}.get(frame.env.get(name, ""))
 
 
 def _on_last_iteration(state: State) -> bool:

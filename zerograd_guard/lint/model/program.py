@@ -31,6 +31,7 @@ class FunctionModel:
     body: list[Statement] = field(default_factory=list)
     params: tuple[str, ...] = ()
     param_annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    param_defaults: dict[str, str] = field(default_factory=dict)  # ``flag=True`` -> "True"
     class_name: str | None = None
     parent: FunctionModel | None = None
     nested: dict[str, FunctionModel] = field(default_factory=dict)
