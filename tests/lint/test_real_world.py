@@ -75,10 +75,6 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {
     "ignite_faq_gradient_accumulation__fixed.py::delete@16": (
         "update_fn runs once per iteration under ignite's Engine, a loop the analyzer does not see"
     ),
-    "lightning_test_manual_optimization.py::delete@124": (
-        "the backwards run in a closure passed as step(closure=...), inside a test model's "
-        "training_step that Lightning's loop calls"
-    ),
     "lightning_test_manual_optimization.py::move@124": (
         "not a bug: the move puts the clear before opt.step(closure=...), whose closure runs the "
         "backward inside the step (the injector takes the closure's backward as preceding the "

@@ -30,6 +30,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from zerograd_guard.lint.extract.names import LEAVES, TupleElement, callee_name, key_of, subnodes
+from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import Reach
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 
@@ -285,7 +286,11 @@ class ReachTracer:
             return False
         if name in BUILTIN_FUNCTIONS:
             return True
-        if self._function(name, scope) or name in self.model.classes:
+        if (
+            self._function(name, scope)
+            or name in self.model.classes
+            or local_class(name, scope) is not None
+        ):
             return False  # a function of this file may use any module
         if name in self.model.imports:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES

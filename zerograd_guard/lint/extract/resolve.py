@@ -31,6 +31,7 @@ from zerograd_guard.lint.extract.names import (
     may_write_grads,
 )
 from zerograd_guard.lint.extract.parameter_sets import ReachTracer, optimizer_modules
+from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import (
     ALL,
     SYNC,
@@ -247,8 +248,10 @@ class Resolver:
             if source is not None:
                 held = self.holds(source, function, depth + 1)
                 return Holds(held.kind, key, held.tie, held.class_name)
-        if name in self.model.classes and "." not in dotted:
-            return Holds(INSTANCE, key, class_name=name)
+        if "." not in dotted:
+            class_key = local_class(name, function) or name
+            if class_key in self.model.classes:
+                return Holds(INSTANCE, key, class_name=class_key)
         return Holds(None, key)
 
     def classify_tuple(

@@ -566,9 +566,16 @@ class _Walker:
     _in_class_body = False
 
     def class_def(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        scope = self.function
+        bases = tuple(key for arg in node.bases if (key := key_of(arg.value)) is not None)
+        if scope is not self.model.body:
+            # a class defined in a function (a test's ``class Model``) is that function's
+            # own: others of the same name elsewhere in the file are other classes
+            scope.local_classes[name] = f"{scope.qualname}.<locals>.{name}"
         info = ClassInfo(
-            name=node.name.value,
-            bases=tuple(key for arg in node.bases if (key := key_of(arg.value)) is not None),
+            name=local_class(name, scope) or name,
+            bases=tuple(local_class(base, scope) or base for base in bases),
         )
         self.model.classes.setdefault(info.name, info)
         saved = (self.cls, self._in_class_body, self.block_key, self.statement)
@@ -760,6 +767,15 @@ class _Walker:
 FREEZING_CALL = re.compile(r"freeze|requires_grad(?!_$)|toggle_optimizer", re.I)
 # Receivers whose ``backward(loss)`` method takes the loss as its argument.
 _BACKWARD_OWNERS = re.compile(r"accelerat|fabric|engine|autograd|trainer|strategy|^self$", re.I)
+
+
+def local_class(name: str, scope: FunctionModel | None) -> str | None:
+    """The key of the class ``name`` defined in ``scope`` or a function enclosing it."""
+    while scope is not None:
+        if name in scope.local_classes:
+            return scope.local_classes[name]
+        scope = scope.parent
+    return None
 
 
 def _loss_of(node: cst.Call, receiver: cst.BaseExpression | None) -> cst.BaseExpression | None:

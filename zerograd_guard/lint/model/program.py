@@ -35,6 +35,7 @@ class FunctionModel:
     class_name: str | None = None
     parent: FunctionModel | None = None
     nested: dict[str, FunctionModel] = field(default_factory=dict)
+    local_classes: dict[str, str] = field(default_factory=dict)  # name -> key in classes
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: dict[str, tuple[int, cst.BaseExpression]] = field(default_factory=dict)
     augmented: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
