@@ -38,6 +38,7 @@ from zerograd_guard.lint.flow.state import (
     Carried,
     Cleared,
     Discarded,
+    Entries,
     Entry,
     Foreign,
     ForeignFresh,
@@ -178,6 +179,7 @@ class FlowEngine:
         self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
         self._touches: dict[int, dict[str, str]] = {}  # id of a reach -> key -> touch
         self._mapped: dict[tuple[object, ...], Reach] = {}  # reaches in a caller's names
+        self._misses_none: dict[int, bool] = {}  # reaches that miss no tied optimizer
         self._made_foreign = False  # whether any Foreign status was made (fast path otherwise)
         self._loop_events: dict[int, frozenset[Event]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
@@ -517,6 +519,16 @@ class FlowEngine:
             row[key] = found
         return found
 
+    def _misses(self, reach: Reach, entries: Entries) -> bool:
+        """Whether ``reach`` provably misses an optimizer listed in ``entries``; answered
+        once per reach when it misses no optimizer the file ties to modules."""
+        if self._misses_none.get(id(reach)):
+            return False
+        if any(self.touch(key, reach) == MISSED for key in (*self.ties, *self.model.ties)):
+            return any(self.touch(key, reach) == MISSED for key, _ in entries)
+        self._misses_none[id(reach)] = True
+        return False
+
     def frozen(self, key: str) -> bool:
         """Whether the file freezes (or may freeze) parameters optimizer ``key`` steps."""
         frozen = self.model.frozen
@@ -560,8 +572,7 @@ class FlowEngine:
                 return value if event in value.backwards else Fresh(value.backwards | {event})
             return Fresh(frozenset({event}))
 
-        entries = state.entries
-        if not self._made_foreign and all(self.touch(key, reach) != MISSED for key, _ in entries):
+        if reach is None or not (self._made_foreign or self._misses(reach, state.entries)):
             return map_statuses(state, add)  # every optimizer's gradients may get these
 
         def change(key: str, value: Status) -> Status:
