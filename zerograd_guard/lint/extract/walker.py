@@ -633,6 +633,8 @@ class _Walker:
                 self.reading = False  # ``p.grad.zero_()`` changes the gradient, not a read
             self.expr(callee, out)
             self.reading = reading
+        elif type(func) is cst.Lambda:  # `(lambda l: l.backward())(loss)`: the body runs here
+            self.expr(func.body, out)
         closure: str | None = None
         for arg in node.args:
             value = arg.value
