@@ -105,6 +105,13 @@ CONFIGURED_STEP = "<configured-step>"
 it is handed, or, when none resolves, an unknown one (see ``flow.engine``)."""
 GRAD_WRITE = "<writes-grads>"
 """``callee_name`` of a HAVOC event for an unknown call that may write gradients."""
+REBUILT_OPTIMIZER = "<rebuilt-optimizer>"
+"""``callee_name`` of the HAVOC event of an optimizer built inside a loop (a new learning
+rate per step): the new object has applied nothing, but its parameters keep ``.grad``."""
+GRAD_SCALE = "<scales-grads>"
+"""``callee_name`` of a HAVOC event that scales gradients in place by a factor that is not
+zero (clipping, normalisation, a decay): neither a clear nor a step, but gradients a step
+applied and that are then scaled are carried on purpose."""
 GRAD_WRITING_CALL = re.compile(r"grad|backward", re.I)
 NOT_GRAD_WRITING_CALLS = frozenset(
     {"grad", "no_grad", "enable_grad", "set_grad_enabled", "requires_grad_", "inference_mode"}

@@ -17,10 +17,10 @@ from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
-    LEAVES,
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
+    REBUILT_OPTIMIZER,
     SCALER_NAME,
     SCHEDULER_FACTORY,
     TupleElement,
@@ -29,20 +29,22 @@ from zerograd_guard.lint.extract.names import (
     looks_like_optimizer,
     matches,
     may_write_grads,
-    subnodes,
 )
+from zerograd_guard.lint.extract.parameter_sets import ReachTracer, optimizer_modules
+from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import (
     ALL,
+    SYNC,
     Event,
     EventKind,
     If,
     Jump,
     Loop,
     Statement,
-    Try,
+    child_blocks,
     events_of,
 )
-from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleGroups, ModuleModel
 from zerograd_guard.lint.options import AnalysisOptions
 
 OPTIMIZER, SCALER, ENGINE, OTHER, INSTANCE = "optimizer", "scaler", "engine", "other", "instance"
@@ -70,11 +72,13 @@ MOVES = frozenset({"to", "cuda", "cpu", "float", "half", "double", "train", "req
 
 @dataclass(frozen=True)
 class Holds:
-    """What a name holds: ``kind`` (one of the constants above or None: unknown)."""
+    """What a name holds: ``kind`` (one of the constants above or None: unknown); for an
+    optimizer, ``tie``: one group per module it steps (the module and the names it goes
+    by, see ``parameter_sets``), None when unknown."""
 
     kind: str | None
     canonical: str
-    tie: frozenset[str] | None = None
+    tie: ModuleGroups | None = None
     class_name: str | None = None
 
 
@@ -82,6 +86,8 @@ class Resolver:
     def __init__(self, model: ModuleModel, options: AnalysisOptions) -> None:
         self.model = model
         self.options = options
+        self.reach = ReachTracer(model)
+        self.backwards: list[tuple[Event, FunctionModel]] = []  # their reach is set last
         self.duck_types: dict[str, str] = {}
         self._held: dict[tuple[str, FunctionModel], Holds] = {}  # what ``holds`` found
         owners: dict[str, set[str]] = {}
@@ -176,11 +182,14 @@ class Resolver:
                     continue
                 tie = held.tie
                 if tie is not None:
-                    tie = frozenset(
-                        base + module[4:]
-                        if module == "self" or module.startswith("self.")
-                        else module
-                        for module in tie
+                    tie = tuple(
+                        frozenset(
+                            base + module[4:]
+                            if module == "self" or module.startswith("self.")
+                            else module
+                            for module in group
+                        )
+                        for group in tie
                     )
                 return Holds(held.kind, key, tie, held.class_name)
         return None
@@ -239,8 +248,10 @@ class Resolver:
             if source is not None:
                 held = self.holds(source, function, depth + 1)
                 return Holds(held.kind, key, held.tie, held.class_name)
-        if name in self.model.classes and "." not in dotted:
-            return Holds(INSTANCE, key, class_name=name)
+        if "." not in dotted:
+            class_key = local_class(name, function) or name
+            if class_key in self.model.classes:
+                return Holds(INSTANCE, key, class_name=class_key)
         return Holds(None, key)
 
     def classify_tuple(
@@ -267,43 +278,13 @@ class Resolver:
                     return Holds(held.kind, key, held.tie, held.class_name)
         return Holds(None, key)
 
-    def tie(self, call: cst.Call, function: FunctionModel) -> frozenset[str] | None:
-        """Modules whose ``.parameters()`` an optimizer was built from (None: unknown)."""
-        params = next(
-            (
-                arg.value
-                for arg in call.args
-                if arg.keyword is None or arg.keyword.value == "params"
-            ),
-            None,
-        )
-        if params is None:
+    def tie(self, call: cst.Call, function: FunctionModel) -> ModuleGroups | None:
+        """Modules whose parameters an optimizer built by ``call`` steps (None: unknown),
+        each with the modules it wraps or aliases (see ``parameter_sets``)."""
+        modules = optimizer_modules(call, function)
+        if modules is None:
             return None
-        modules: set[str] = set()
-        bound: set[str] = set()  # comprehension variables: `[p for m in nets for p in ...]`
-        stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
-        while stack:
-            node, depth = stack.pop()
-            if type(node) is cst.CompFor:
-                bound.update(n.value for n in _names(node.target))
-            if (
-                type(node) is cst.Call
-                and type(node.func) is cst.Attribute
-                and node.func.attr.value in ("parameters", "named_parameters")
-            ):
-                module = key_of(node.func.value)
-                if module is not None:
-                    modules.add(module)
-                continue
-            if type(node) is cst.Name and depth < 2:
-                for value in function.assignments.get(node.value, ()):
-                    stack.append((value, depth + 1))
-                continue
-            if type(node) not in LEAVES:
-                stack.extend((child, depth) for child in subnodes(node))
-        if not modules or any(module.split(".", 1)[0] in bound for module in modules):
-            return None
-        return frozenset(modules)
+        return tuple(frozenset(self.reach.origins(module, function)) for module in sorted(modules))
 
     def _class_of(self, function: FunctionModel) -> ClassInfo | None:
         scope: FunctionModel | None = function
@@ -347,16 +328,13 @@ class Resolver:
         resolved: list[Statement] = []
         for statement in statements:
             if isinstance(statement, Event):
-                resolved.extend(self.resolve_event(statement, function))
+                resolved.extend(map(_synced, self.resolve_event(statement, function)))
                 continue
-            if isinstance(statement, (If, Loop)):
-                self.resolve_block(statement.body, function)
-                self.resolve_block(statement.orelse, function)
-            elif isinstance(statement, Try):
-                for part in (statement.body, *statement.handlers, statement.orelse):
-                    self.resolve_block(part, function)
-                self.resolve_block(statement.finalbody, function)
+            for part in child_blocks(statement):
+                self.resolve_block(part, function)
             resolved.append(statement)
+        _join_module_clears(resolved)
+        _sync_after_accumulate(resolved)
         statements[:] = resolved
 
     def _optimizer(self, key: str | None, function: FunctionModel) -> str | None:
@@ -365,12 +343,30 @@ class Resolver:
         held = self.holds(key, function)
         if held.kind != OPTIMIZER:
             return None
-        if held.canonical not in self.model.ties or held.tie is not None:
-            self.model.ties[held.canonical] = held.tie
+        key = held.canonical
+        if held.tie is not None:
+            tie = frozenset(name for group in held.tie for name in group)
+            known = self.model.ties.get(key, tie)
+            if key in self.model.ties and known != tie:
+                # one name, optimizers over different modules (in different functions):
+                # which one a clear or a backward meets is not known
+                self.model.ties[key] = None
+                self.model.tie_groups.pop(key, None)
+            elif key not in self.model.ties or known is not None:
+                self.model.ties[key] = tie
+                self.model.tie_groups[key] = held.tie
+        elif key not in self.model.ties:
+            self.model.ties[key] = None
         return held.canonical
 
     def resolve_event(self, event: Event, function: FunctionModel) -> list[Event]:
         kind = event.kind
+        if kind == EventKind.HAVOC and event.callee_name == REBUILT_OPTIMIZER:
+            return self._rebuilt(event, function)
+        if kind == EventKind.BACKWARD:
+            if event.loss is not None:
+                self.backwards.append((event, function))
+            return [event]
         if kind == EventKind.STEP and event.callee_name == CONFIGURED_STEP:
             target = next(
                 (o for key in event.args if (o := self._optimizer(key, function)) is not None),
@@ -384,6 +380,7 @@ class Resolver:
             for key in event.optimizers:
                 if key.endswith(".grad"):  # a manually updated tensor is its own module
                     self.model.ties[key] = frozenset({key[:-5]})
+                    self.model.tie_groups[key] = (frozenset({key[:-5]}),)
             event.optimizers = tuple(
                 k if k.endswith(".grad") else self._optimizer(k, function) or k
                 for k in event.optimizers
@@ -394,6 +391,30 @@ class Resolver:
         if kind == EventKind.CALL:
             return self._call(event, function)
         return [event]
+
+    def _rebuilt(self, event: Event, function: FunctionModel) -> list[Event]:
+        """An optimizer built again in a loop over the same modules: the gradients its
+        parameters hold stay (no event); over modules the function may also rebuild, or
+        unknown ones, what it holds is unknown (the HAVOC stays)."""
+        key = event.optimizers[0]
+        held = self.holds(key, function)
+        modules = [module for group in held.tie or () for module in group]
+        if (
+            held.kind != OPTIMIZER
+            or not modules
+            or any(self._reassigned(module, function) for module in modules)
+        ):
+            event.callee_name = None
+            return [event]
+        self._optimizer(key, function)
+        self.model.rebuilt_optimizers.setdefault(held.canonical, []).append(event)
+        return []
+
+    def _reassigned(self, module: str, function: FunctionModel) -> bool:
+        if module.startswith("self.") and module.count(".") == 1:
+            cls = self._class_of(function)
+            return cls is None or len(cls.attributes.get(module[5:], ())) != 1
+        return module in function.assignments or module in function.tuple_assignments
 
     def _method(self, event: Event, function: FunctionModel) -> list[Event]:
         receiver, method = event.receiver, event.method or ""
@@ -505,6 +526,56 @@ class Resolver:
         )
 
 
+def _join_module_clears(statements: list[Statement]) -> None:
+    """Module clears one after the other (``encoder.zero_grad(); decoder.zero_grad()``)
+    clear their modules together: each is given the union, so an optimizer over all of
+    them is judged cleared, not partly cleared by each."""
+    run: list[Event] = []
+    for statement in [*statements, None]:
+        if isinstance(statement, Event) and statement.kind == EventKind.KILL:
+            continue
+        if (
+            isinstance(statement, Event)
+            and statement.kind == EventKind.CLEAR
+            and statement.modules
+            and not statement.optimizers
+        ):
+            run.append(statement)
+            continue
+        if len(run) > 1:
+            joined = tuple(dict.fromkeys(module for clear in run for module in clear.modules))
+            for clear in run:
+                clear.modules = joined
+        run = []
+
+
+def _sync_after_accumulate(statements: list[Statement]) -> None:
+    """A prepared optimizer's clear or step after the ``accumulate()`` block it steps in
+    (same statement list) still sees that micro-batch's sync state: it is skipped on the
+    micro-batches that do not sync, like the ones inside the block."""
+    managed: set[str] = set()
+    for index, statement in enumerate(statements):
+        if type(statement) is If and statement.atom is SYNC:
+            for event in statement.body:
+                managed.update(event.optimizers)  # type: ignore[union-attr]
+        elif (
+            managed
+            and type(statement) is Event
+            and statement.kind in (EventKind.STEP, EventKind.CLEAR)
+            and statement.optimizers
+            and set(statement.optimizers) <= managed
+        ):
+            statements[index] = If(atom=SYNC, negated=False, body=[statement], orelse=[])
+
+
+def _synced(event: Event) -> Statement:
+    """A prepared optimizer's step or clear inside ``accelerator.accumulate()`` runs only
+    on the micro-batch that syncs gradients (see ``SYNC``)."""
+    if event.managed and event.kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
+        return If(atom=SYNC, negated=False, body=[event], orelse=[])
+    return event
+
+
 def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
     """Resolve every function's raw events in place."""
     resolver = Resolver(model, options)
@@ -512,6 +583,10 @@ def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
         resolver.duck_types = resolver.duck_typed(function)
         resolver.resolve_block(function.body, function)
         _simplify(function.body)
+    if any(tie is not None for tie in model.ties.values()):
+        # what a backward reaches matters only against an optimizer's known modules
+        for event, function in resolver.backwards:
+            event.reach = resolver.reach.reach(event.loss, function)  # type: ignore[arg-type]
 
 
 def _effects(statements: list[Statement]) -> bool:
@@ -520,15 +595,7 @@ def _effects(statements: list[Statement]) -> bool:
         if isinstance(statement, Event):
             if statement.kind != EventKind.KILL:
                 return True
-        elif isinstance(statement, Jump):
-            return True
-        elif isinstance(statement, (If, Loop)):
-            if _effects(statement.body) or _effects(statement.orelse):
-                return True
-        elif isinstance(statement, Try) and any(
-            _effects(part)
-            for part in (statement.body, *statement.handlers, statement.orelse, statement.finalbody)
-        ):
+        elif isinstance(statement, Jump) or any(map(_effects, child_blocks(statement))):
             return True
     return False
 
@@ -558,13 +625,8 @@ def _simplify(statements: list[Statement]) -> None:
                     node = statement.node if isinstance(statement, Loop) else None
                     simplified.append(Event(kind=EventKind.KILL, node=node, names=names))  # type: ignore[arg-type]
                 continue
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
+        else:
+            for part in child_blocks(statement):
                 _simplify(part)
         simplified.append(statement)
     statements[:] = simplified

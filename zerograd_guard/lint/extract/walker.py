@@ -8,6 +8,7 @@ gradients is dropped on the way, so the model stays small.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 import libcst as cst
@@ -16,10 +17,12 @@ from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
     CONFIGURED_STEP,
+    GRAD_SCALE,
     GRAD_WRITING_CALL,
     LEAVES,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
+    REBUILT_OPTIMIZER,
     SCHEDULER_FACTORY,
     TupleElement,
     callee_name,
@@ -40,6 +43,7 @@ from zerograd_guard.lint.model.events import (
     Loop,
     Statement,
     Try,
+    child_blocks,
 )
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 from zerograd_guard.lint.options import AnalysisOptions
@@ -47,7 +51,13 @@ from zerograd_guard.lint.options import AnalysisOptions
 MAX_DEPTH = 100  # nested blocks
 MAX_EXPRESSION_DEPTH = 3_000  # `a + b + ...` chains are left-deep trees
 RAW_METHODS = frozenset({"step", "zero_grad", "optimizer_step", "first_step", "second_step"})
-GRAD_CLEAR_METHODS = frozenset({"zero_", "fill_"})
+# In-place methods of ``p.grad``: zeroing ones clear, writing ones give the step
+# gradients, scaling ones (clipping, normalisation, decay) keep what is there.
+GRAD_CLEAR_METHODS = frozenset({"zero_"})
+GRAD_ZEROING_METHODS = frozenset({"fill_", "mul_"})  # clears when handed a zero constant
+GRAD_WRITE_METHODS = frozenset({"fill_", "copy_", "add_", "sub_", "set_", "addcmul_", "addcdiv_"})
+GRAD_SCALE_METHODS = frozenset({"mul_", "div_", "clamp_", "clip_", "clamp_min_", "clamp_max_"})
+GRAD_MUTATORS = GRAD_CLEAR_METHODS | GRAD_ZEROING_METHODS | GRAD_WRITE_METHODS | GRAD_SCALE_METHODS
 UPDATE_METHODS = frozenset({"add_", "sub_", "addcdiv_", "addcmul_", "copy_"})
 BUILTINS = frozenset(
     {
@@ -78,6 +88,32 @@ def _mentions_grad(node: cst.CSTNode) -> bool:
     return False
 
 
+def _is_zero_constant(node: cst.BaseExpression) -> bool:
+    """``0`` / ``0.0`` / ``0.``."""
+    if type(node) is cst.Integer:
+        return node.value == "0"
+    return type(node) is cst.Float and float(node.value.replace("_", "")) == 0.0
+
+
+def _scales(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
+    """``p.grad * k`` / ``p.grad / k`` (``grad`` is ``p.grad``, as source text)."""
+    return (
+        type(value) is cst.BinaryOperation
+        and type(value.operator) in (cst.Multiply, cst.Divide)
+        and (value.left.deep_equals(grad) or value.right.deep_equals(grad))
+    )
+
+
+def _negative(value: cst.BaseExpression) -> bool:
+    """``-lr * w.grad`` / ``-(lr * w.grad)``: what ``w += ...`` adds is a descent step."""
+    while type(value) is cst.BinaryOperation and type(value.operator) in (
+        cst.Multiply,
+        cst.Divide,
+    ):
+        value = value.left
+    return type(value) is cst.UnaryOperation and type(value.operator) is cst.Minus
+
+
 def _is_true_constant(node: cst.BaseExpression) -> bool:
     return (type(node) is cst.Name and node.value == "True") or (
         type(node) is cst.Integer and node.value != "0"
@@ -106,6 +142,12 @@ class _Walker:
         self.cls: ClassInfo | None = None
         self.depth = 0
         self.managed = 0
+        self.no_grad = 0  # inside ``with torch.no_grad():``
+        self.order = 0  # source order of assigned values and losses (see ``_place``)
+        self.branch_depth = 0  # ``if`` / ``try`` / ``match`` branches around the statement
+        self.loop_depth = 0  # loops around the statement, in its function
+        self.reading = False  # in an expression whose ``.grad`` reads are recorded
+        self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
         self.block_key: tuple[int, int] | None = None
         self.statement: cst.SimpleStatementLine | None = None
         self.anchor: cst.CSTNode | None = None
@@ -173,7 +215,9 @@ class _Walker:
 
     def small(self, node: cst.CSTNode, out: list[Statement]) -> None:
         if type(node) is cst.Expr:
+            self.reading = True
             self.expr(node.value, out)
+            self.reading = False
         elif type(node) is cst.Assign:
             self.assign(node, out)
         elif type(node) is cst.AugAssign:
@@ -188,7 +232,9 @@ class _Walker:
                     self.record_assignment(key, node.value)
         elif type(node) is cst.Return:
             if node.value is not None:
+                self.reading = True
                 self.expr(node.value, out)
+                self.reading = False
                 self.function.returns_value = True
             out.append(Jump("return", node))
         elif type(node) is cst.Break:
@@ -212,14 +258,25 @@ class _Walker:
                 name = alias.evaluated_name
                 self.model.imports[alias.evaluated_alias or name] = f"{origin}.{name}"
 
+    def _place(self, value: cst.CSTNode) -> None:
+        """Remember where ``value`` is assigned (or a loss is differentiated): which of a
+        name's assignments a later read sees (``parameter_sets``)."""
+        self.order += 1
+        self.function.value_order[id(value)] = (self.order, self.branch_depth)
+
     def record_assignment(self, key: str, value: cst.BaseExpression) -> None:
+        self._place(value)
+        if self.no_grad:
+            self.function.cut_values.add(id(value))
         if key.startswith("self.") and self.cls is not None and key.count(".") == 1:
             self.cls.attributes.setdefault(key[5:], []).append(value)
         else:
             self.function.assignments.setdefault(key, []).append(value)
 
     def assign(self, node: cst.Assign, out: list[Statement]) -> None:
+        self.reading = True
         self.expr(node.value, out)
+        self.reading = False
         for target in node.targets:
             expression = target.target
             if type(expression) is cst.Attribute and expression.attr.value == "grad":
@@ -230,7 +287,9 @@ class _Walker:
                 )
                 if is_clear:
                     out.append(self._grad_clear(node, expression.value))
-                else:
+                elif _scales(value, expression):
+                    out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+                else:  # gradients written by hand (faked in a test, averaged): unknown
                     out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
                 continue
             if type(expression) in (cst.Tuple, cst.List):
@@ -242,8 +301,13 @@ class _Walker:
                         )
                     else:
                         self.function.tuple_assignments[name] = (index, node.value)
+                if self.no_grad:
+                    self.function.cut_values.add(id(node.value))
+                self._place(node.value)
                 out.append(self.event(EventKind.KILL, node, names=frozenset(names)))
                 continue
+            if type(expression) is cst.Attribute and expression.attr.value == "requires_grad":
+                self._note_freeze(expression.value)
             key = key_of(expression)
             if key is None:
                 continue
@@ -254,17 +318,32 @@ class _Walker:
             self.record_assignment(key, node.value)
             out.append(self.event(EventKind.KILL, node, names=frozenset({key})))
             if _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
-                out.append(self.event(EventKind.HAVOC, node, optimizers=(key,)))
+                rebuilt = REBUILT_OPTIMIZER if self.loop_depth else None
+                out.append(
+                    self.event(EventKind.HAVOC, node, optimizers=(key,), callee_name=rebuilt)
+                )
 
     def aug_assign(self, node: cst.AugAssign, out: list[Statement]) -> None:
+        self.reading = True
         self.expr(node.value, out)
-        if type(node.operator) in (cst.SubtractAssign, cst.AddAssign) and _mentions_grad(
-            node.value
-        ):
+        self.reading = False
+        operator = type(node.operator)
+        target = node.target.value if type(node.target) is cst.Subscript else node.target
+        if _is_grad(target):  # ``p.grad *= c`` scales, ``p.grad += g`` writes
+            if operator in (cst.MultiplyAssign, cst.DivideAssign):
+                out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+            else:
+                out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
+            return
+        if (
+            operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value))
+        ) and _mentions_grad(node.value):
             out.append(self._manual_step(node, node.target))
             return
         key = key_of(node.target)
         if key is not None:
+            self.function.augmented.setdefault(key, []).append(node.value)
+            self._place(node.value)
             increment = (
                 type(node.operator) is cst.AddAssign
                 and type(node.value) is cst.Integer
@@ -273,6 +352,24 @@ class _Walker:
             out.append(
                 self.event(EventKind.KILL, node, names=frozenset({key}), increment=increment)
             )
+
+    def _grad_read(self, parameter: cst.BaseExpression) -> Event:
+        """A read of ``parameter.grad``: of a module's parameters inside a loop over its
+        ``parameters()``, of the module the parameter belongs to (``model.fc.weight``)."""
+        if self.parameter_owners:
+            owner = self.parameter_owners[-1]
+            return self.event(EventKind.READ, parameter, modules=(owner,) if owner else ())
+        key = key_of(parameter)
+        return self.event(EventKind.READ, parameter, modules=(key,) if key and "." in key else ())
+
+    def _note_freeze(self, target: cst.BaseExpression) -> None:
+        """``target.requires_grad_(...)`` / ``target.requires_grad = ...``: in a loop over
+        a module's parameters that module is frozen (or unfrozen), else ``target``."""
+        if self.parameter_owners:
+            self.model.frozen.add(self.parameter_owners[-1] or "*")
+            return
+        key = key_of(target)
+        self.model.frozen.add(key if key is not None else "*")
 
     def _manual_step(self, node: cst.CSTNode, parameter: cst.BaseExpression) -> Event:
         """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``)."""
@@ -305,12 +402,14 @@ class _Walker:
         self.expr(node.test, out)
         self._narrow(node.test)
         saved = self.block_key
+        self.branch_depth += 1
         body = self.suite(node.body)
         orelse: list[Statement] = []
         if type(node.orelse) is cst.If:
             self.if_(node.orelse, orelse)
         elif type(node.orelse) is cst.Else:
             orelse = self.suite(node.orelse.body)
+        self.branch_depth -= 1
         self.block_key = saved
         if not body and not orelse:
             return
@@ -324,7 +423,15 @@ class _Walker:
         ):
             return  # `if p.grad is None: continue` skips parameters that have nothing to clear
         atom, negated = condition_atom(node.test, self._condition_key)
-        out.append(If(atom=atom, negated=negated, body=body, orelse=orelse))
+        out.append(
+            If(
+                atom=atom,
+                negated=negated,
+                body=body,
+                orelse=orelse,
+                last_iteration=_last_iteration(node.test, self.function.loop_targets),
+            )
+        )
 
     def _narrow(self, test: cst.BaseExpression) -> None:
         """``isinstance(updater, torch.optim.Optimizer)`` tells what ``updater`` holds."""
@@ -347,24 +454,34 @@ class _Walker:
     def for_(self, node: cst.For, out: list[Statement]) -> None:
         self.expr(node.iter, out)
         targets = frozenset(_target_names(node.target))
+        self.function.loop_targets |= targets
+        iterates_parameters = _iterates_parameters(node.iter)
+        if iterates_parameters:
+            self.parameter_owners.append(_parameters_owner(node.iter))
+        self.loop_depth += 1
         body = self.suite(node.body)
+        self.loop_depth -= 1
+        if iterates_parameters:
+            self.parameter_owners.pop()
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
         if not body and not orelse:
             return
         loop = Loop(node=node, body=body, orelse=orelse, targets=targets)
         over_optimizers = _iterates_optimizers(node.iter)
-        if (over_optimizers or _iterates_parameters(node.iter)) and _only_clears_or_updates(body):
+        if (over_optimizers or iterates_parameters) and _only_clears_or_updates(body):
             loop.once = True
             if over_optimizers:
                 _retarget(body, targets)
             else:
-                _generalize(body)
+                _generalize(body, _parameters_owner(node.iter))
         self.function.has_loop = True
         out.append(loop)
 
     def while_(self, node: cst.While, out: list[Statement]) -> None:
         self.expr(node.test, out)
+        self.loop_depth += 1
         body = self.suite(node.body)
+        self.loop_depth -= 1
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
         if not body and not orelse:
             return
@@ -373,31 +490,39 @@ class _Walker:
         out.append(Loop(node=node, body=body, orelse=orelse, infinite=infinite))
 
     def try_(self, node: cst.Try | cst.TryStar, out: list[Statement]) -> None:
+        self.branch_depth += 1
         body = self.suite(node.body)
         handlers = [self.suite(handler.body) for handler in node.handlers]
         orelse = self.suite(node.orelse.body) if node.orelse is not None else []
+        self.branch_depth -= 1
         finalbody = self.suite(node.finalbody.body) if node.finalbody is not None else []
         if not (body or any(handlers) or orelse or finalbody):
             return
         out.append(Try(body=body, handlers=handlers, orelse=orelse, finalbody=finalbody))
 
     def with_(self, node: cst.With, out: list[Statement]) -> None:
-        managed = False
+        managed = no_grad = False
         for item in node.items:
             self.expr(item.item, out)
             call = item.item
-            if type(call) is cst.Call and callee_name(call.func) == "accumulate":
+            name = callee_name(call.func) if type(call) is cst.Call else None
+            if name == "accumulate":
                 managed = True
+            no_grad |= name in ("no_grad", "inference_mode")
             if item.asname is not None:
-                for name in _target_names(item.asname.name):
-                    self.function.assignments.setdefault(name, []).append(item.item)
+                for target in _target_names(item.asname.name):
+                    self.function.assignments.setdefault(target, []).append(item.item)
         self.managed += managed
+        self.no_grad += no_grad
         out.extend(self.suite(node.body))
         self.managed -= managed
+        self.no_grad -= no_grad
 
     def match_(self, node: cst.Match, out: list[Statement]) -> None:
         self.expr(node.subject, out)
+        self.branch_depth += 1
         branches = [self.suite(case.body) for case in node.cases]
+        self.branch_depth -= 1
         if not any(branches):
             return
         chain: list[Statement] = []
@@ -419,6 +544,9 @@ class _Walker:
         for param in params:
             if param.annotation is not None:
                 model.param_annotations[param.name.value] = param.annotation.annotation
+            default = param.default
+            if type(default) is cst.Name and default.value in ("True", "False"):
+                model.param_defaults[param.name.value] = default.value
         if in_class and self.cls is not None:
             self.cls.methods[model.name] = model
         else:
@@ -428,16 +556,26 @@ class _Walker:
             self.function, self.managed, self.block_key, self.statement, self._in_class_body
         )  # fmt: skip
         self.function, self.managed, self._in_class_body = model, 0, False
+        depths = (self.branch_depth, self.no_grad, self.loop_depth)
+        self.branch_depth = self.no_grad = self.loop_depth = 0
         model.body = self.suite(node.body)
+        self.branch_depth, self.no_grad, self.loop_depth = depths
         self.function, self.managed, self.block_key, self.statement, self._in_class_body = saved
         _finalize(model)
 
     _in_class_body = False
 
     def class_def(self, node: cst.ClassDef) -> None:
+        name = node.name.value
+        scope = self.function
+        bases = tuple(key for arg in node.bases if (key := key_of(arg.value)) is not None)
+        if scope is not self.model.body:
+            # a class defined in a function (a test's ``class Model``) is that function's
+            # own: others of the same name elsewhere in the file are other classes
+            scope.local_classes[name] = f"{scope.qualname}.<locals>.{name}"
         info = ClassInfo(
-            name=node.name.value,
-            bases=tuple(key for arg in node.bases if (key := key_of(arg.value)) is not None),
+            name=local_class(name, scope) or name,
+            bases=tuple(local_class(base, scope) or base for base in bases),
         )
         self.model.classes.setdefault(info.name, info)
         saved = (self.cls, self._in_class_body, self.block_key, self.statement)
@@ -468,6 +606,8 @@ class _Walker:
     def expr(self, node: cst.CSTNode, out: list[Statement]) -> None:
         kind = type(node)
         while kind is cst.Attribute:  # in ``a.b.c`` only the innermost value may hold a call
+            if self.reading and node.attr.value == "grad":  # type: ignore[attr-defined]
+                out.append(self._grad_read(node.value))  # type: ignore[attr-defined]
             node = node.value  # type: ignore[attr-defined]
             kind = type(node)
         if kind in _SKIPPED_EXPRESSIONS:
@@ -488,7 +628,11 @@ class _Walker:
         receiver = func.value if type(func) is cst.Attribute else None
         callee = receiver if receiver is not None else func
         if type(callee) not in _SKIPPED_EXPRESSIONS:
+            reading = self.reading
+            if receiver is not None and _is_grad(receiver) and func.attr.value in GRAD_MUTATORS:  # type: ignore[attr-defined]
+                self.reading = False  # ``p.grad.zero_()`` changes the gradient, not a read
             self.expr(callee, out)
+            self.reading = reading
         elif type(func) is cst.Lambda:  # `(lambda l: l.backward())(loss)`: the body runs here
             self.expr(func.body, out)
         closure: str | None = None
@@ -502,20 +646,34 @@ class _Walker:
         if name is None:
             return
         options = self.options
+        if name == "requires_grad_" and receiver is not None:
+            self._note_freeze(receiver)
+        elif matches(FREEZING_CALL, name):
+            keys = [key for arg in node.args if (key := key_of(arg.value)) is not None]
+            self.model.frozen.update(keys or ("*",))
         if (
             name in ("backward", "manual_backward") and not _distributed_autograd(receiver)
         ) or name in options.extra_backward_calls:
             self.function.has_backward = True
             self.function.calls_manual_backward |= name == "manual_backward"
-            out.append(self.event(EventKind.BACKWARD, node))
+            loss = _loss_of(node, receiver)
+            if loss is not None:
+                self._place(loss)
+            out.append(self.event(EventKind.BACKWARD, node, loss=loss))
             return
         if name == "_foreach_zero_" or name in options.extra_clear_calls:
             out.append(self.event(EventKind.CLEAR, node, optimizers=(ALL,)))
             return
         if receiver is not None and _is_grad(receiver):
-            if name in GRAD_CLEAR_METHODS:
+            zeroing = name in GRAD_ZEROING_METHODS and bool(node.args)
+            zeroing = zeroing and _is_zero_constant(node.args[0].value)
+            if name in GRAD_CLEAR_METHODS or zeroing:
                 grad = receiver.value if receiver.attr.value == "grad" else receiver.value.value  # type: ignore[attr-defined]
                 out.append(self._grad_clear(node, grad))
+            elif name in GRAD_SCALE_METHODS:
+                out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+            elif name in GRAD_WRITE_METHODS:  # gradients written by hand: unknown
+                out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
             return
         if receiver is not None and name in UPDATE_METHODS:
             if any(_mentions_grad(arg.value) for arg in node.args):
@@ -606,6 +764,86 @@ class _Walker:
         )
 
 
+# Helpers that freeze or unfreeze modules (``set_requires_grad(netD, False)``, Lightning's
+# ``toggle_optimizer``): which parameters a backward writes is then not known.
+FREEZING_CALL = re.compile(r"freeze|requires_grad(?!_$)|toggle_optimizer", re.I)
+# Receivers whose ``backward(loss)`` method takes the loss as its argument.
+_BACKWARD_OWNERS = re.compile(r"accelerat|fabric|engine|autograd|trainer|strategy|^self$", re.I)
+
+
+def local_class(name: str, scope: FunctionModel | None) -> str | None:
+    """The key of the class ``name`` defined in ``scope`` or a function enclosing it."""
+    while scope is not None:
+        if name in scope.local_classes:
+            return scope.local_classes[name]
+        scope = scope.parent
+    return None
+
+
+def _loss_of(node: cst.Call, receiver: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """The loss a backward call differentiates: ``loss`` in ``loss.backward()``,
+    ``accelerator.backward(loss)``, ``self.manual_backward(loss)``."""
+    key = key_of(receiver) if receiver is not None else None
+    first = next((arg.value for arg in node.args if arg.keyword is None), None)
+    if receiver is None or (key is not None and _BACKWARD_OWNERS.search(key.rsplit(".", 1)[-1])):
+        return first
+    return receiver
+
+
+def _last_iteration(test: cst.BaseExpression, targets: set[str]) -> bool | None:
+    """``i == len(x) - 1`` / ``i + 1 == len(x)`` (True: the body runs on the last
+    iteration of the loop over ``x``), the same with ``!=`` (False), else None; ``i`` a
+    loop target of the function."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return None
+    target = test.comparisons[0]
+    operator = type(target.operator)
+    if operator not in (cst.Equal, cst.NotEqual):
+        return None
+    left, right = test.left, target.comparator
+    if _is_len(right) and _plus_one(left, targets):
+        pass
+    elif not (type(left) is cst.Name and left.value in targets and _len_minus_one(right)):
+        return None
+    return operator is cst.Equal
+
+
+def _is_len(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len"
+
+
+def _len_minus_one(node: cst.BaseExpression) -> bool:
+    return (
+        type(node) is cst.BinaryOperation
+        and type(node.operator) is cst.Subtract
+        and _is_len(node.left)
+        and type(node.right) is cst.Integer
+        and node.right.value == "1"
+    )
+
+
+def _plus_one(node: cst.BaseExpression, targets: set[str]) -> bool:
+    return (
+        type(node) is cst.BinaryOperation
+        and type(node.operator) is cst.Add
+        and type(node.left) is cst.Name
+        and node.left.value in targets
+        and type(node.right) is cst.Integer
+        and node.right.value == "1"
+    )
+
+
+def _parameters_owner(iterable: cst.BaseExpression) -> str | None:
+    """``m`` in ``m.parameters()`` / ``m.named_parameters()`` (None: not that shape)."""
+    if (
+        type(iterable) is cst.Call
+        and type(iterable.func) is cst.Attribute
+        and iterable.func.attr.value in ("parameters", "named_parameters")
+    ):
+        return key_of(iterable.func.value)
+    return None
+
+
 def _constructs_optimizer(value: cst.BaseExpression) -> bool:
     if type(value) is not cst.Call:
         return False
@@ -628,20 +866,16 @@ def _distributed_autograd(receiver: cst.BaseExpression | None) -> bool:
 def _walk_statements(statements: list[Statement]) -> Iterator[Statement]:
     for statement in statements:
         yield statement
-        if isinstance(statement, (If, Loop)):
-            yield from _walk_statements(statement.body)
-            yield from _walk_statements(statement.orelse)
-        elif isinstance(statement, Try):
-            yield from _walk_statements(statement.body)
-            for handler in statement.handlers:
-                yield from _walk_statements(handler)
-            yield from _walk_statements(statement.orelse)
-            yield from _walk_statements(statement.finalbody)
+        for part in child_blocks(statement):
+            yield from _walk_statements(part)
 
 
 def _only_clears(body: list[Statement]) -> bool:
+    """Clears only, also through a loop over parameters (``for p in params: p.grad.zero_()``)."""
     return bool(body) and all(
-        isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL) for s in body
+        (isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL, EventKind.READ))
+        or (isinstance(s, Loop) and s.once and not s.orelse and _only_clears(s.body))
+        for s in body
     )
 
 
@@ -652,9 +886,12 @@ def _only_clears_or_updates(body: list[Statement]) -> bool:
         if isinstance(statement, Event):
             if statement.kind in (EventKind.BACKWARD, EventKind.CALL):
                 return False
-            if statement.kind in (EventKind.CLEAR, EventKind.STEP, EventKind.HAVOC) or (
-                statement.kind == EventKind.METHOD and statement.method in RAW_METHODS
-            ):
+            if statement.kind in (
+                EventKind.CLEAR,
+                EventKind.STEP,
+                EventKind.HAVOC,
+                EventKind.READ,
+            ) or (statement.kind == EventKind.METHOD and statement.method in RAW_METHODS):
                 found = True
         elif isinstance(statement, Jump) and statement.kind == "return":
             return False
@@ -690,8 +927,10 @@ def _iterates_parameters(iterable: cst.BaseExpression) -> bool:
     return False
 
 
-def _generalize(body: list[Statement]) -> None:
-    """In a loop over parameters, per-parameter clears and updates act on all of them."""
+def _generalize(body: list[Statement], owner: str | None) -> None:
+    """In a loop over parameters, per-parameter clears and updates act on all of them:
+    on the module ``owner`` whose ``parameters()`` the loop iterates, or on every
+    optimizer when the loop's parameters are not a module's."""
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.kind == EventKind.STEP:
             statement.optimizers = (MANUAL,)
@@ -701,7 +940,10 @@ def _generalize(body: list[Statement]) -> None:
             and statement.modules
             and statement.optimizers[0].endswith(".grad")
         ):
-            statement.optimizers, statement.modules = (ALL,), ()
+            if owner is not None:
+                statement.optimizers, statement.modules = (), (owner,)
+            else:
+                statement.optimizers, statement.modules = (ALL,), ()
 
 
 def _retarget(body: list[Statement], targets: frozenset[str]) -> None:
@@ -739,9 +981,8 @@ def _survey(statements: list[Statement], counts: dict[object, int], names: set[s
             statement.assigned = frozenset(inside) | statement.targets
             assigned |= inside
             assigned |= _survey(statement.orelse, counts, names)
-        elif isinstance(statement, Try):
-            parts = (statement.body, *statement.handlers, statement.orelse, statement.finalbody)
-            for part in parts:
+        else:
+            for part in child_blocks(statement):
                 assigned |= _survey(part, counts, names)
     return assigned
 
@@ -753,22 +994,11 @@ def _prune(statements: list[Statement], condition_names: frozenset[str]) -> None
             if not statement.names & condition_names:
                 continue
             statement.names = statement.names & condition_names
-        elif isinstance(statement, If):
-            _prune(statement.body, condition_names)
-            _prune(statement.orelse, condition_names)
-            if not statement.body and not statement.orelse:
-                continue
-        elif isinstance(statement, Loop):
-            _prune(statement.body, condition_names)
-            _prune(statement.orelse, condition_names)
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
+        else:
+            for part in child_blocks(statement):
                 _prune(part, condition_names)
+            if isinstance(statement, If) and not statement.body and not statement.orelse:
+                continue
         kept.append(statement)
     statements[:] = kept
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from zerograd_guard.lint.extract.frameworks import foreign_framework
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
@@ -18,8 +19,11 @@ def check_flow(model: ModuleModel) -> Observations:
     """Judge the module body and every function from an unknown entry state (what one call
     does), plus framework step functions as one iteration of their framework's loop.
     Loop-less helpers are judged per iteration only through the loops in this file that
-    call them: their other callers may clear."""
+    call them: their other callers may clear. A file that trains with another framework
+    (see ``extract.frameworks``) is not judged."""
     engine = FlowEngine(model)
+    if foreign_framework(model.imports) is not None:
+        return engine.observations
     runs = [(function, _runs_per_batch(function, model), None) for function in model.functions]
     runs += [
         (inherited, False, cls.name)

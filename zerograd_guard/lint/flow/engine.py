@@ -9,19 +9,47 @@ analysed in place (with parameters bound to the caller's names), so a loop calli
 ``train_step(batch)`` is judged with what ``train_step`` does.
 
 What the check observes is recorded, not reported: the rules turn it into findings.
+
+Glossary
+--------
+* **status** — what one optimizer's gradients hold on one path (``state.StatusKind``);
+  a **state** maps optimizer keys to statuses plus the path's assumptions.
+* **atom** — a branch condition the check can correlate (``model.events.Atom``); an
+  **assumption** is ``(frame tag, atom, value)``: this path took ``atom`` as ``value``.
+* **havoc** — an unknown call handed an optimizer (or one that may clear by its name):
+  the optimizer's status becomes unknown, which never produces a finding.
+* **kill** — an assignment to names a condition reads: assumptions on them are forgotten.
+* **window** — an accumulation window: the iterations between two steps of an
+  ``if (i + 1) % k == 0: step()`` (or a micro-batch loop); fresh gradients are
+  **carried** over the loop's back edge into the next iteration of the window.
+* **widen** — too many paths: forget assumptions and which backwards fed fresh
+  gradients, so paths merge (it can only lose ZG103 findings, never add one).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_WRITE
+from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_SCALE, GRAD_WRITE
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
 from zerograd_guard.lint.flow.state import (
     CLEARED,
     UNKNOWN,
+    Carried,
+    Cleared,
+    Discarded,
+    Entries,
+    Entry,
+    Foreign,
+    ForeignFresh,
+    Fresh,
+    Refilled,
+    Stale,
+    StaleFresh,
     State,
     Status,
+    StatusKind,
+    Unknown,
     initial,
     map_statuses,
     materialize,
@@ -30,14 +58,18 @@ from zerograd_guard.lint.flow.state import (
 )
 from zerograd_guard.lint.model.events import (
     ALL,
+    LAST_ITERATION,
+    SYNC,
     Atom,
     Event,
     EventKind,
     If,
     Jump,
     Loop,
+    Reach,
     Statement,
     Try,
+    child_blocks,
     events_of,
 )
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
@@ -53,6 +85,10 @@ class BudgetExceeded(Exception):
 
 
 _EFFECTS = (EventKind.BACKWARD, EventKind.STEP, EventKind.CLEAR, EventKind.HAVOC)
+# Whether a backward writes an optimizer's parameters (see ``FlowEngine.touch``).
+REACHED, MAYBE, MISSED = "reached", "maybe", "missed"
+# How much of an optimizer's parameters a module clear covers.
+FULL, PARTIAL, NONE = "full", "partial", "none"
 MAX_CALL_DEPTH = 6
 
 
@@ -66,13 +102,29 @@ class Observations:
       all of them);
     * ``discards``: (step, optimizer) -> the clears that discarded fresh gradients before it;
     * ``broken_windows``: clear -> (optimizer, loop) when the clear discarded gradients
-      accumulated over earlier iterations of ``loop`` without a step (ZG103).
+      accumulated over earlier iterations of ``loop`` without a step (ZG103);
+    * ``cross_leaks``: (backward, optimizer) -> (step, consumer) pairs: the backward of
+      another model's loss wrote into the optimizer's parameters, ``consumer`` (the other
+      optimizer's step) applied it, and ``step`` applied it again with the optimizer's
+      own gradients (ZG104);
+    * ``partial_clears``: optimizer -> module clears that cover only some of the modules
+      it steps, with the modules left uncleared (named in ZG101's message);
+    * ``early_backwards``: (backward, optimizer) -> steps in a loop after that backward,
+      which ran before the loop with no clear since: the first step applies it with the
+      first iteration's gradients (ZG101);
+    * ``stale_reads``: (backward, optimizer) -> (read, step) pairs: ``.grad`` read after
+      the backward added onto gradients ``step`` had applied, with no clear between
+      (ZG101 when no step reports that backward).
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
-    step_statuses: dict[tuple[Event, str], set[str]] = field(default_factory=dict)
+    step_statuses: dict[tuple[Event, str], set[StatusKind]] = field(default_factory=dict)
     discards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
+    cross_leaks: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
+    partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
+    early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
+    stale_reads: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -123,6 +175,13 @@ class FlowEngine:
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._keys: dict[int, set[str]] = {}
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
+        self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
+        self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
+        self._touches: dict[int, dict[str, str]] = {}  # id of a reach -> key -> touch
+        self._mapped: dict[tuple[object, ...], Reach] = {}  # reaches in a caller's names
+        self._misses_none: dict[int, bool] = {}  # reaches that miss no tied optimizer
+        self._made_foreign = False  # whether any Foreign status was made (fast path otherwise)
+        self._loop_events: dict[int, frozenset[Event]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
         self.work = 0
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
@@ -218,8 +277,15 @@ class FlowEngine:
         body_in: set[State] = set()
         else_in: set[State] = set()
         body_value = not statement.negated
+        constant = _bound_constant(atom, frame)
+        if constant is not None:  # ``if flag:`` on a parameter the call bound to True/False
+            if constant == body_value:
+                body_in = set(states)
+            else:
+                else_in = set(states)
+            states = set()
         for state in states:
-            assumptions = state[2]
+            assumptions = state.assumptions
             if tracked:
                 if (frame.tag, atom, body_value) in assumptions:
                     body_in.add(state)
@@ -227,8 +293,18 @@ class FlowEngine:
                 if (frame.tag, atom, not body_value) in assumptions:
                     else_in.add(state)
                     continue
-                body_in.add((state[0], state[1], assumptions | {(frame.tag, atom, body_value)}))
-                else_in.add((state[0], state[1], assumptions | {(frame.tag, atom, not body_value)}))
+                body_in.add(
+                    State(
+                        state.default, state.entries, assumptions | {(frame.tag, atom, body_value)}
+                    )
+                )
+                else_in.add(
+                    State(
+                        state.default,
+                        state.entries,
+                        assumptions | {(frame.tag, atom, not body_value)},
+                    )
+                )
             else:
                 body_in.add(state)
                 else_in.add(state)
@@ -239,6 +315,12 @@ class FlowEngine:
                 else_in = {skip_clear(state, skipped) for state in else_in}
             else:
                 body_in = {skip_clear(state, skipped) for state in body_in}
+        if statement.last_iteration is not None and self.loops:
+            marker = (frame.tag, LAST_ITERATION, True)
+            if statement.last_iteration:
+                body_in = {State(s.default, s.entries, s.assumptions | {marker}) for s in body_in}
+            else:
+                else_in = {State(s.default, s.entries, s.assumptions | {marker}) for s in else_in}
         self.guards.append(atom)
         try:
             body = self.block(statement.body, body_in, frame)
@@ -273,6 +355,10 @@ class FlowEngine:
                 outcome.returns |= inner.returns
                 breaks |= inner.breaks
                 back = inner.normal | inner.continues
+                last = {s for s in back if _on_last_iteration(s)} if not loop.infinite else set()
+                if last:  # the last iteration's paths leave the loop
+                    exits |= {self._back_edge(state, loop) for state in last}
+                    back -= last
                 work = {self._back_edge(state, loop) for state in back} - seen
                 if len(seen) > MAX_STATES * 4:
                     work = _widen(work) - seen
@@ -284,18 +370,20 @@ class FlowEngine:
         return outcome
 
     def _back_edge(self, state: State, loop: Loop) -> State:
-        assumptions = state[2]
+        assumptions = state.assumptions
         # fresh gradients reach the back edge only on paths that skipped the step; blame
         # accumulation when such a path went through an accumulation-like condition
         skipped_window = any(atom.accumulation for _, atom, _ in assumptions) or not self.has_step(
             loop.body
         )
-        default, entries = state[0], state[1]
+        default, entries = state.default, state.entries
         if skipped_window:
             default = _carry(default, loop)
             entries = tuple((key, _carry(value, loop)) for key, value in entries)
         kept = set()
         for tag, atom, value in assumptions:
+            if atom is SYNC or atom is LAST_ITERATION:
+                continue  # decided again on the next iteration
             if atom.names & loop.assigned or (atom.counter and atom.counter in loop.targets):
                 if atom.key[0] == "end" and atom.counter in loop.targets:
                     start = _window_start(atom)
@@ -306,7 +394,7 @@ class FlowEngine:
                         kept.add((tag, atom, True))
                 continue
             kept.add((tag, atom, value))
-        return (default, entries, frozenset(kept))
+        return State(default, entries, frozenset(kept))
 
     def try_(self, statement: Try, states: set[State], frame: _Frame) -> _Outcome:
         outcome = _Outcome()
@@ -343,7 +431,8 @@ class FlowEngine:
             raise BudgetExceeded
         kind = event.kind
         if kind == EventKind.BACKWARD:
-            return {self._backward(state, event) for state in states}
+            reach = self._mapped_reach(event, frame)
+            return {self._backward(state, event, reach) for state in states}
         if kind == EventKind.STEP:
             if event.closure_model is not None:
                 states = self.call(event.closure_model, event, states, frame, closure=True)
@@ -360,10 +449,15 @@ class FlowEngine:
         if kind == EventKind.HAVOC:
             if event.callee_name == GRAD_WRITE:
                 return {_maybe_fresh(state) for state in states}
+            if event.callee_name == GRAD_SCALE:
+                return {map_statuses(state, _carried_on_purpose) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
             return {self._kill(state, event, frame) for state in states}
+        if kind == EventKind.READ:
+            self._observe_read(event, states, frame)
+            return states
         if kind == EventKind.CALL:
             callee = event.callee
             if event.receiver == "self" and frame.self_class and event.method:
@@ -387,43 +481,146 @@ class FlowEngine:
             pending.extend(info.bases)
         return None
 
-    def _backward(self, state: State, event: Event) -> State:
-        def add(value: Status) -> Status:
-            kind = value[0]
-            if kind == "S":
-                return ("SF", event, value[1], False, value[2], value[3])
-            if kind == "SF":  # keep the first backward since the last step of any optimizer
-                return ("SF", event if value[3] else value[1], value[2], False, *value[4:])
-            if kind == "FC":
-                return value if event in value[2] else ("FC", value[1], value[2] | {event})
-            if kind == "D" and value[2] is not None:
-                return ("FW", event, value[1], value[2], value[3])
-            if kind == "FW":
-                return ("FW", event, *value[2:])
-            if kind == "F":
-                return value if event in value[1] else ("F", value[1] | {event})
-            return ("F", frozenset({event}))
+    def _mapped_reach(self, event: Event, frame: _Frame) -> Reach | None:
+        reach = event.reach
+        if reach is None:
+            return None
+        if frame.env or frame.self_prefix is not None:
+            binding = (event, frame.self_prefix, tuple(frame.env.items()))
+            mapped = self._mapped.get(binding)
+            if mapped is None:
+                modules = frozenset(frame.map(module) for module in reach.modules)
+                mapped = self._mapped[binding] = Reach(modules, reach.complete)
+            reach = mapped
+        self.reach[event] = reach
+        return reach
 
-        return map_statuses(state, add)
+    def tie(self, key: str) -> frozenset[str] | None:
+        """The modules whose parameters optimizer ``key`` steps (None: unknown)."""
+        return self.ties.get(key, self.model.ties.get(key))
+
+    def touch(self, key: str, reach: Reach | None) -> str:
+        """``REACHED``: the backward's loss was computed from a module optimizer ``key``
+        steps; ``MISSED``: from other modules only (every leaf followed); else ``MAYBE``."""
+        if reach is None:
+            return MAYBE
+        row = self._touches.get(id(reach))  # reaches live as long as the engine
+        if row is None:
+            row = self._touches[id(reach)] = {}
+        found = row.get(key)
+        if found is None:
+            tie = self.tie(key)
+            if tie is None:
+                found = MAYBE
+            elif any(related(module, t) for module in reach.modules for t in tie):
+                found = REACHED
+            else:
+                found = MISSED if reach.complete and reach.modules else MAYBE
+            row[key] = found
+        return found
+
+    def _misses(self, reach: Reach, entries: Entries) -> bool:
+        """Whether ``reach`` provably misses an optimizer listed in ``entries``; answered
+        once per reach when it misses no optimizer the file ties to modules."""
+        if self._misses_none.get(id(reach)):
+            return False
+        if any(self.touch(key, reach) == MISSED for key in (*self.ties, *self.model.ties)):
+            return any(self.touch(key, reach) == MISSED for key, _ in entries)
+        self._misses_none[id(reach)] = True
+        return False
+
+    def frozen(self, key: str) -> bool:
+        """Whether the file freezes (or may freeze) parameters optimizer ``key`` steps."""
+        frozen = self.model.frozen
+        if not frozen:
+            return False
+        tie = self.tie(key)
+        if "*" in frozen or tie is None:
+            return True
+        return any(related(module, t) for module in frozen for t in tie)
+
+    def _foreign(self, key: str, backwards: frozenset[Event], stepping: tuple[str, ...]) -> bool:
+        """Whether every backward in ``backwards`` wrote optimizer ``key``'s parameters
+        through a loss the optimizers ``stepping`` (now stepping) were fed by."""
+        if self.frozen(key):
+            return False
+        for backward in backwards:
+            reach = self.reach.get(backward)
+            if self.touch(key, reach) != REACHED:
+                return False
+            if not any(self.touch(other, reach) == REACHED for other in stepping):
+                return False
+        return True
+
+    def _backward(self, state: State, event: Event, reach: Reach | None) -> State:
+        def add(value: Status) -> Status:
+            kind = type(value)
+            if kind is Stale:
+                return StaleFresh(event, value.step, False, value.skipped, value.guards)
+            if kind is StaleFresh:  # keep the first backward since the last step of any optimizer
+                first = event if value.reset else value.backward
+                return StaleFresh(first, value.step, False, value.skipped, value.guards)
+            if kind is Carried:
+                if event in value.backwards:
+                    return value
+                return Carried(value.loop, value.backwards | {event})
+            if kind is Discarded and value.carried is not None:
+                return Refilled(event, value.clear, value.carried, value.loop)  # type: ignore[arg-type]
+            if kind is Refilled:
+                return Refilled(event, value.clear, value.carried, value.loop)
+            if kind is Fresh:
+                return value if event in value.backwards else Fresh(value.backwards | {event})
+            return Fresh(frozenset({event}))
+
+        if reach is None or not (self._made_foreign or self._misses(reach, state.entries)):
+            return map_statuses(state, add)  # every optimizer's gradients may get these
+
+        def change(key: str, value: Status) -> Status:
+            touch = self.touch(key, reach)
+            if touch == MISSED:
+                return value  # the loss was computed from other parameters
+            kind = type(value)
+            if kind is Foreign:
+                if touch == REACHED:
+                    return ForeignFresh(value.backwards, value.consumer)
+                return UNKNOWN
+            if kind is ForeignFresh:
+                return value
+            return add(value)
+
+        return State(
+            add(state.default),
+            tuple((key, change(key, value)) for key, value in state.entries),
+            state.assumptions,
+        )
 
     def _step(self, state: State, event: Event, keys: tuple[str, ...]) -> State:
-        entries = dict(state[1])
-        default = state[0]
+        entries = dict(state.entries)
+        default = state.default
         targets = [*list(entries), ALL] if ALL in keys else list(keys)
         for key, value in entries.items():
-            if value[0] == "SF" and key not in targets:
-                entries[key] = (*value[:3], True, *value[4:])
-        if default[0] == "SF" and ALL not in targets:
-            default = (*default[:3], True, *default[4:])
+            if key in targets:
+                continue
+            if type(value) is StaleFresh:
+                entries[key] = _reset(value)
+            elif (
+                type(value) is Fresh
+                and value.backwards
+                and self._foreign(key, value.backwards, keys)
+            ):
+                entries[key] = Foreign(value.backwards, event)
+                self._made_foreign = True
+        if type(default) is StaleFresh and ALL not in targets:
+            default = _reset(default)
         guards = self.step_guards()
         for key in targets:
             value = default if key == ALL else entries.get(key, default)
             self._observe_step(event, key, value, guards)
             # a step on cleared gradients applies nothing: they stay cleared, not stale; one
             # on unknown gradients (the caller's, an unknown call's) proves nothing stale
-            if value[0] in ("C", "D"):
+            if type(value) in (Cleared, Discarded):
                 after = CLEARED
-            elif value[0] in ("E", "U"):
+            elif type(value) in (Entry, Unknown):
                 after = value
             else:
                 after = stale(event, guards)
@@ -437,7 +634,7 @@ class FlowEngine:
         """A configured step call handed no optimizer the check knows: it steps the
         optimizers nothing in this code names, when no optimizer is named at all; else
         which of them it steps is unknown."""
-        if state[1]:
+        if state.entries:
             return self._havoc(state, (ALL,))
         return self._step(state, event, (ALL,))
 
@@ -448,18 +645,74 @@ class FlowEngine:
 
     def _observe_step(self, event: Event, key: str, value: Status, guards: Guards) -> None:
         observations = self.observations
-        observations.step_statuses.setdefault((event, key), set()).add(value[0])
-        kind = value[0]
-        if kind == "SF" and proven(value, guards, tuple(loop for loop, _, _ in self.loops)):
-            observations.leaks.setdefault((value[1], key), set()).add(value[2])
-        elif kind == "D":
-            observations.discards.setdefault((event, key), set()).update(value[4])
-        elif kind == "FW" and value[1] in value[3]:
+        observations.step_statuses.setdefault((event, key), set()).add(value.kind)
+        kind = type(value)
+        if kind is StaleFresh and proven(value, guards, tuple(loop for loop, _, _ in self.loops)):
+            observations.leaks.setdefault((value.backward, key), set()).add(value.step)
+        elif kind is Discarded:
+            observations.discards.setdefault((event, key), set()).update(value.clears)
+        elif (kind is Fresh or kind is Carried) and self.loops and len(value.backwards) > 1:
+            for backward in self._before_loop(value.backwards):
+                observations.early_backwards.setdefault((backward, key), set()).add(event)
+        elif kind is ForeignFresh:
+            for backward in value.backwards:
+                pairs = observations.cross_leaks.setdefault((backward, key), set())
+                pairs.add((event, value.consumer))
+        elif kind is Refilled and value.backward in value.carried:
             # the same backward whose accumulated gradients the clear threw away feeds
             # this step: the clear runs on every micro-batch of the window
-            clear, loop = value[2], value[4]
-            if not clear.managed and self.runs_every_iteration(loop.body, clear):
+            clear, loop = value.clear, value.loop
+            if self.runs_every_iteration(loop.body, clear):
                 observations.broken_windows.setdefault(clear, (key, loop))
+
+    def _observe_read(self, event: Event, states: set[State], frame: _Frame) -> None:
+        """A read of ``.grad`` that sees a step's applied gradients plus a later
+        backward's: the sum, not what that backward computed (a pruning score, a Fisher
+        estimate read after training). A read in a loop that also steps is left to
+        the steps: its paths may combine branches that never run together."""
+        if self.loops and self.has_step(self.loops[-1][0].body):
+            return
+        modules = tuple(frame.map(module) for module in event.modules)
+        loops = tuple(loop for loop, _, _ in self.loops)
+        guards = self.step_guards()
+        for state in states:
+            for key, value in state.entries:
+                if (
+                    type(value) is StaleFresh
+                    and (not modules or self._module_clears(key, modules) != NONE)
+                    and proven(value, guards, loops)
+                ):
+                    reads = self.observations.stale_reads.setdefault((value.backward, key), set())
+                    reads.add((event, value.step))
+
+    def _before_loop(self, backwards: frozenset[Event]) -> list[Event]:
+        """The backwards among ``backwards`` that ran before the loop now iterated, in
+        its function, when another one ran inside it: the loop's first step applies
+        both (a sanity-check backward before training, with no clear before the loop)."""
+        function = self.loops[-1][1].function
+        if sum(1 for _, other, _ in self.loops if other.function is function) != 1:
+            return []  # an enclosing loop of the same function: "before" is not known
+        inside = self._in_loops(function)
+        early = [b for b in backwards if b.function is function and b not in inside]
+        if not early or len(early) == len(backwards):
+            return []
+        return early
+
+    def _in_loops(self, function: FunctionModel) -> frozenset[Event]:
+        """The events of ``function`` that sit inside one of its loops."""
+        found = self._loop_events.get(id(function))
+        if found is None:
+            events: set[Event] = set()
+            pending = list(function.body)
+            while pending:
+                statement = pending.pop()
+                if type(statement) is Loop:
+                    events.update(events_of([statement]))
+                else:
+                    for part in child_blocks(statement):
+                        pending.extend(part)
+            found = self._loop_events[id(function)] = frozenset(events)
+        return found
 
     def _clear(
         self,
@@ -469,25 +722,32 @@ class FlowEngine:
         modules: tuple[str, ...],
         frame: _Frame,
     ) -> State:
-        entries = dict(state[1])
-        default = state[0]
+        entries = dict(state.entries)
+        default = state.default
         everything = ALL in keys
 
         def cleared(value: Status) -> Status:
-            kind = value[0]
-            if kind == "FC":  # gradients accumulated over earlier iterations
-                return ("D", event, value[2], value[1], frozenset({event}))
-            if kind in ("F", "SF", "FW"):  # fresh gradients no step has seen
-                return ("D", event, None, None, frozenset({event}))
-            if kind == "D":  # every clear since the discard (a fix must move them all)
-                return value if event in value[4] else (*value[:4], value[4] | {event})
+            kind = type(value)
+            if kind is Carried:  # gradients accumulated over earlier iterations
+                return Discarded(event, value.backwards, value.loop, frozenset({event}))
+            if kind in (Fresh, StaleFresh, Refilled, ForeignFresh):  # fresh, no step saw them
+                return Discarded(event, None, None, frozenset({event}))
+            if kind is Discarded:  # every clear since the discard (a fix must move them all)
+                if event in value.clears:
+                    return value
+                return Discarded(value.clear, value.carried, value.loop, value.clears | {event})
             return CLEARED
 
         for key, value in entries.items():
-            if everything or key in keys or self._module_clears(key, modules):
-                if value[0] == "F":
-                    self._note_skipped_window(state, event, key)
-                entries[key] = cleared(value)
+            if not (everything or key in keys):
+                cover = self._module_clears(key, modules)
+                if cover == PARTIAL:  # the other modules' gradients stay as they are
+                    self._note_partial(event, key, modules)
+                if cover != FULL:
+                    continue
+            if type(value) is Fresh:
+                self._note_skipped_window(state, event, key)
+            entries[key] = cleared(value)
         for key in keys:
             if key not in entries and key != ALL:
                 entries[key] = cleared(default)
@@ -501,7 +761,7 @@ class FlowEngine:
         optimizer.step()``) was skipped, throws away the micro-batches of the window (a
         clear dedented out of the step's ``if``): ZG103. Fresh gradients skipped by other
         conditions (``if torch.isfinite(loss):``) may be discarded on purpose."""
-        if not self.loops or clear.managed:
+        if not self.loops:
             return
         loop, frame, _ = self.loops[-1]
         if not self.runs_every_iteration(loop.body, clear):
@@ -511,40 +771,54 @@ class FlowEngine:
                 isinstance(statement, If)
                 and statement.atom is not None
                 and statement.atom.accumulation
-                and (frame.tag, statement.atom, statement.negated) in state[2]
+                and (frame.tag, statement.atom, statement.negated) in state.assumptions
                 and self.has_step(statement.body)
             ):
                 self.observations.broken_windows.setdefault(clear, (key, loop))
                 return
 
-    def _module_clears(self, key: str, modules: tuple[str, ...]) -> bool:
+    def _module_clears(self, key: str, modules: tuple[str, ...]) -> str:
+        """Whether clearing ``modules`` clears optimizer ``key``'s parameters: ``FULL``,
+        ``PARTIAL`` (it steps other modules too, known by name) or ``NONE``."""
         if not modules:
-            return False
-        tie = self.ties.get(key, self.model.ties.get(key))
-        for module in modules:
-            if module == key or tie is None or any(related(module, t) for t in tie):
-                return True
-        return False
+            return NONE
+        tie = self.tie(key)
+        if tie is None or key in modules:
+            return FULL
+        groups = self.groups.get(key, self.model.tie_groups.get(key))
+        if groups is None or len(groups) < 2:
+            return FULL if any(related(m, t) for m in modules for t in tie) else NONE
+        covered = [any(related(m, t) for m in modules for t in group) for group in groups]
+        if all(covered):
+            return FULL
+        return PARTIAL if any(covered) else NONE
+
+    def _note_partial(self, clear: Event, key: str, modules: tuple[str, ...]) -> None:
+        groups = self.groups.get(key, self.model.tie_groups.get(key)) or ()
+        uncovered = frozenset(
+            min(group) for group in groups if not any(related(m, t) for m in modules for t in group)
+        )
+        self.observations.partial_clears.setdefault(key, {})[clear] = uncovered
 
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
             return map_statuses(state, _unknown)
-        entries = dict(state[1])
+        entries = dict(state.entries)
         for key in keys:
             entries[key] = UNKNOWN
         return with_entries(state, entries)
 
     def _kill(self, state: State, event: Event, frame: _Frame) -> State:
-        if not state[2]:
+        if not state.assumptions:
             return state  # no assumption to forget
         kept = set()
-        for tag, atom, value in state[2]:
+        for tag, atom, value in state.assumptions:
             if tag == frame.tag and atom.names & event.names:
                 if event.increment and atom.key[0] == "end" and atom.counter in event.names:
                     kept.add((tag, _window_start(atom), value))
                 continue
             kept.add((tag, atom, value))
-        return (state[0], state[1], frozenset(kept))
+        return State(state.default, state.entries, frozenset(kept))
 
     # -- calls --------------------------------------------------------------------------
 
@@ -594,7 +868,12 @@ class FlowEngine:
             ended = outcome.normal | outcome.returns
             if not shares_names:
                 ended = {
-                    (s[0], s[1], frozenset(a for a in s[2] if a[0] != inner.tag)) for s in ended
+                    State(
+                        s.default,
+                        s.entries,
+                        frozenset(a for a in s.assumptions if a[0] != inner.tag),
+                    )
+                    for s in ended
                 }
             self._calls[(binding, state)] = ended
             result |= ended
@@ -615,7 +894,7 @@ class FlowEngine:
             prefix, self_class = None, callee.class_name
         env: dict[str, str] = {}
         for param in params:
-            env[param] = f"{callee.qualname}:{param}"
+            env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
         for param, arg in zip(params, event.args, strict=False):
             if arg is not None:
                 env[param] = frame.map(arg)
@@ -641,16 +920,26 @@ class FlowEngine:
             tie = self.model.ties.get(key)
             if tie is not None and target not in self.ties:
                 self.ties[target] = frozenset(frame.map(module) for module in tie)
+                groups = self.model.tie_groups.get(key)
+                if groups is not None:
+                    self.groups[target] = tuple(
+                        frozenset(frame.map(module) for module in group) for group in groups
+                    )
         return mapped
 
     def runs_every_iteration(
         self, statements: list[Statement], wanted: Event, depth: int = 0
     ) -> bool:
         """Whether ``wanted`` runs unconditionally in ``statements`` (not under an ``if``,
-        an exception handler or an inner loop; calls followed)."""
+        an exception handler or an inner loop; calls followed). Under accelerate's sync
+        condition counts as unconditional: it runs on every window's last micro-batch."""
         for statement in statements:
             if statement is wanted:
                 return True
+            if type(statement) is If and statement.atom is SYNC:
+                if self.runs_every_iteration(statement.body, wanted, depth):
+                    return True
+                continue
             if isinstance(statement, Event) and statement.kind == EventKind.CALL:
                 callee = statement.callee
                 if (
@@ -724,13 +1013,13 @@ class FlowEngine:
 
 
 def _coarse(value: Status) -> Status:
-    kind = value[0]
-    if kind == "F" or kind == "FW":
-        return ("F", frozenset())
-    if kind == "FC":
-        return ("FC", value[1], frozenset())
-    if kind == "D":
-        return ("D", value[1], None, None, frozenset({value[1]}))
+    kind = type(value)
+    if kind is Fresh or kind is Refilled:
+        return Fresh(frozenset())
+    if kind is Carried:
+        return Carried(value.loop, frozenset())
+    if kind is Discarded:
+        return Discarded(value.clear, None, None, frozenset({value.clear}))
     return value
 
 
@@ -738,9 +1027,24 @@ def _widen(states: set[State]) -> set[State]:
     """Too many paths: forget assumptions and which backward calls fed fresh gradients
     (that only costs ZG103 findings, never adds one), so paths merge."""
     return {
-        (_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
+        State(_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
         for default, entries, _ in states
     }
+
+
+def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
+    """The value of ``if flag:`` when ``flag`` is a parameter this call bound to the
+    constant ``True`` / ``False`` (an argument or the parameter's default)."""
+    if atom is None or type(atom.key) is not str or frame.function.params == ():
+        return None
+    name = atom.key
+    if name not in frame.function.params or atom.names != frozenset({name}):
+        return None
+    return {"True": True, "False": False}.get(frame.env.get(name, ""))
+
+
+def _on_last_iteration(state: State) -> bool:
+    return any(atom is LAST_ITERATION for _, atom, _ in state.assumptions)
 
 
 def _encloses(outer: FunctionModel, inner: FunctionModel) -> bool:
@@ -757,7 +1061,7 @@ def _maybe_fresh(state: State) -> State:
     replaced by fresh ones: whether the step sees fresh gradients is unknown."""
 
     def refresh(value: Status) -> Status:
-        return UNKNOWN if value[0] == "D" else value
+        return UNKNOWN if type(value) is Discarded else value
 
     return map_statuses(state, refresh)
 
@@ -766,8 +1070,19 @@ def _unknown(_: Status) -> Status:
     return UNKNOWN
 
 
+def _carried_on_purpose(value: Status) -> Status:
+    """Applied gradients scaled after their step (``p.grad.mul_(beta)``) are kept for the
+    next step deliberately: not a forgotten clear. Anything else stays as it is."""
+    return UNKNOWN if type(value) is Stale else value
+
+
 def _carry(value: Status, loop: Loop) -> Status:
     """Fresh gradients crossing the back edge of ``loop`` without a step."""
-    if value[0] == "F":
-        return ("FC", loop, value[1])
-    return value  # "FW" keeps what the last clear discarded
+    if type(value) is Fresh:
+        return Carried(loop, value.backwards)
+    return value  # ``Refilled`` keeps what the last clear discarded
+
+
+def _reset(value: StaleFresh) -> StaleFresh:
+    """Another optimizer stepped: the next backward is the one that feeds this one."""
+    return StaleFresh(value.backward, value.step, True, value.skipped, value.guards)

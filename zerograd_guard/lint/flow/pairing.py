@@ -7,31 +7,35 @@ follows such pairs only for the conditions it can relate (the same condition, or
 ``i % k == 0`` / ``(i + 1) % k == 0`` windows of a loop's own counter); for any other pair
 it explores every combination, so a leak on such a path is not reported.
 
-A stale status carries what its proof needs: ``("S", step, skipped, guards)`` and
-``("SF", backward, step, reset, skipped, guards)``, where ``skipped`` holds the conditions
-(``Atom`` or None) under which a clear was skipped since ``step`` and ``guards`` the
-conditions ``step`` ran under within its loop iteration.
+A stale status carries what its proof needs: ``Stale`` and ``StaleFresh`` hold
+``skipped``, the conditions (``Atom`` or None) under which a clear was skipped since
+``step``, and ``guards``, the conditions ``step`` ran under within its loop iteration.
 """
 
 from __future__ import annotations
 
-from zerograd_guard.lint.flow.state import State, Status, map_statuses
-from zerograd_guard.lint.model.events import Atom, Loop
+from zerograd_guard.lint.flow.state import (
+    Stale,
+    StaleFresh,
+    State,
+    Status,
+    map_statuses,
+)
+from zerograd_guard.lint.model.events import Atom, Event, Loop
 
 Guards = frozenset[Atom | None]
 NO_GUARDS: Guards = frozenset()
 
 
-def stale(step: object, guards: Guards) -> Status:
-    return ("S", step, NO_GUARDS, guards)
+def stale(step: Event, guards: Guards) -> Status:
+    return Stale(step, NO_GUARDS, guards)
 
 
-def proven(value: Status, guards: Guards, loops: tuple[Loop, ...]) -> bool:
+def proven(value: StaleFresh, guards: Guards, loops: tuple[Loop, ...]) -> bool:
     """Whether the leak of stale-plus-fresh ``value`` at a step run under ``guards`` holds
     whatever the skipped clears' conditions are."""
-    skipped, first_guards = value[4], value[5]
-    conditions = guards | first_guards
-    return all(related(a, b, loops) for a in skipped for b in conditions)
+    conditions = guards | value.guards
+    return all(related(a, b, loops) for a in value.skipped for b in conditions)
 
 
 def related(clear: Atom | None, step: Atom | None, loops: tuple[Loop, ...]) -> bool:
@@ -59,10 +63,13 @@ def skip_clear(state: State, condition: Atom | None) -> State:
     """``state`` on a branch that skips a clear its sibling branch runs."""
 
     def mark(value: Status) -> Status:
-        if value[0] == "S" and condition not in value[2]:
-            return (*value[:2], value[2] | {condition}, value[3])
-        if value[0] == "SF" and condition not in value[4]:
-            return (*value[:4], value[4] | {condition}, value[5])
+        kind = type(value)
+        if kind is Stale and condition not in value.skipped:
+            return Stale(value.step, value.skipped | {condition}, value.guards)
+        if kind is StaleFresh and condition not in value.skipped:
+            return StaleFresh(
+                value.backward, value.step, value.reset, value.skipped | {condition}, value.guards
+            )
         return value
 
     return map_statuses(state, mark)

@@ -26,6 +26,7 @@ class EventKind(Enum):
     CALL = "call"  # call of a function/method defined in the same file (inlined)
     HAVOC = "havoc"  # unknown call that may clear ``optimizers`` (state becomes unknown)
     KILL = "kill"  # assignment to names a condition reads
+    READ = "read"  # reads ``.grad`` of ``modules`` (none: parameters not known)
 
     # members are singletons: identity hashing (Enum's own hashes the name, in Python)
     __hash__ = object.__hash__
@@ -62,14 +63,26 @@ class Event:
     keywords: frozenset[str] = frozenset()  # keyword arguments passed a true constant
     optimizers: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
-    managed: bool = False  # inside ``with accelerator.accumulate(...)``
+    managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
     callee: FunctionModel | None = field(default=None, repr=False)
     callee_name: str | None = None
     closure: str | None = None  # name passed as ``step(closure)``
     closure_model: FunctionModel | None = field(default=None, repr=False)
+    loss: cst.BaseExpression | None = field(default=None, repr=False)  # BACKWARD: the loss
+    reach: Reach | None = field(default=None, repr=False)  # BACKWARD: what the loss reaches
     names: frozenset[str] = frozenset()  # KILL: names assigned
     increment: bool = False  # KILL: ``name += 1``
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The modules a backward's loss was computed from (see ``extract.parameter_sets``).
+    ``complete``: every leaf of the loss was followed, so a module not listed (nor related
+    to one listed) is not reached."""
+
+    modules: frozenset[str]
+    complete: bool
 
 
 @dataclass(frozen=True)
@@ -96,12 +109,25 @@ class Atom:
         return self._hash
 
 
+LAST_ITERATION = Atom(key="<last-iteration>", names=frozenset())
+"""Assumed by a path that took the branch of the enclosing ``for`` loop's last iteration
+(``if index == len(dataloader) - 1:``): that path leaves the loop, it does not iterate."""
+SYNC = Atom(key="<accelerate-sync>", names=frozenset({"<sync>"}), accumulation=True)
+"""accelerate's ``sync_gradients`` inside ``with accelerator.accumulate(model):``: true on
+the micro-batch that ends a window. The prepared optimizer's ``step()`` and
+``zero_grad()`` run only then (``AcceleratedOptimizer``); a module's ``zero_grad()`` and
+the backward run on every micro-batch. Decided afresh on every iteration."""
+
+
 @dataclass(eq=False)
 class If:
     atom: Atom | None  # None: a condition nothing else correlates with
     negated: bool
     body: list[Statement]
     orelse: list[Statement]
+    # ``i == len(loader) - 1``: True when the body runs only on the enclosing ``for``
+    # loop's last iteration, False when the else branch does, None otherwise
+    last_iteration: bool | None = None
 
 
 @dataclass(eq=False)
@@ -136,19 +162,22 @@ class Jump:
 Statement = Event | If | Loop | Try | Jump
 
 
+def child_blocks(statement: Statement) -> tuple[list[Statement], ...]:
+    """The statement lists nested in ``statement``, in source order (none for an event or
+    a jump): the one place that knows the shape of ``If`` / ``Loop`` / ``Try``."""
+    kind = type(statement)
+    if kind is If or kind is Loop:
+        return (statement.body, statement.orelse)  # type: ignore[union-attr]
+    if kind is Try:
+        return (statement.body, *statement.handlers, statement.orelse, statement.finalbody)  # type: ignore[union-attr]
+    return ()
+
+
 def events_of(statements: list[Statement]) -> Iterator[Event]:
     """Every event in ``statements``, nested ones included, in source order."""
     for statement in statements:
-        if isinstance(statement, Event):
-            yield statement
-        elif isinstance(statement, (If, Loop)):
-            yield from events_of(statement.body)
-            yield from events_of(statement.orelse)
-        elif isinstance(statement, Try):
-            for part in (
-                statement.body,
-                *statement.handlers,
-                statement.orelse,
-                statement.finalbody,
-            ):
+        if type(statement) is Event:
+            yield statement  # type: ignore[misc]
+        else:
+            for part in child_blocks(statement):
                 yield from events_of(part)

@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import libcst as cst
 
-    from zerograd_guard.lint.model.events import Statement
+    from zerograd_guard.lint.model.events import Event, Statement
+
+
+ModuleGroups = tuple[frozenset[str], ...]
+"""The modules an optimizer steps: one group per module its constructor names, holding
+that module and the other names its parameters go by (``model`` and ``DDP(model)``)."""
 
 
 @dataclass(eq=False)
@@ -16,7 +21,9 @@ class FunctionModel:
     """One function (or the module body, ``name == "<module>"``).
 
     ``assignments`` maps each local name to the expressions assigned to it (used to decide
-    what a name holds); ``self_assignments`` the same for ``self.x = ...``.
+    what a name holds), ``augmented`` to those added with ``+=`` and the like;
+    ``cut_values`` are the ids of assigned expressions computed under ``torch.no_grad()``
+    (outside the autograd graph); ``loop_targets`` the names ``for`` loops bind.
     """
 
     name: str
@@ -24,11 +31,18 @@ class FunctionModel:
     body: list[Statement] = field(default_factory=list)
     params: tuple[str, ...] = ()
     param_annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
+    param_defaults: dict[str, str] = field(default_factory=dict)  # ``flag=True`` -> "True"
     class_name: str | None = None
     parent: FunctionModel | None = None
     nested: dict[str, FunctionModel] = field(default_factory=dict)
+    local_classes: dict[str, str] = field(default_factory=dict)  # name -> key in classes
     assignments: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     tuple_assignments: dict[str, tuple[int, cst.BaseExpression]] = field(default_factory=dict)
+    augmented: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
+    cut_values: set[int] = field(default_factory=set)
+    loop_targets: set[str] = field(default_factory=set)
+    # id of an assigned value (or a differentiated loss) -> (source order, branch depth)
+    value_order: dict[int, tuple[int, int]] = field(default_factory=dict)
     annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
     returns_value: bool = False
     has_loop: bool = False
@@ -63,6 +77,13 @@ class ModuleModel:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     # optimizer name -> modules its parameters came from (None: unknown), after resolution
     ties: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    # the same per module the optimizer names (see ``ModuleGroups``), where known
+    tie_groups: dict[str, ModuleGroups] = field(default_factory=dict)
+    # modules whose parameters the file freezes somewhere (``requires_grad_(False)``, a
+    # ``set_requires_grad(net, False)`` helper); ``"*"``: ones the file does not name
+    frozen: set[str] = field(default_factory=set)
+    # optimizer -> where a loop builds it again over the same modules (no clear)
+    rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
 
     def release(self) -> None:
         """Break the model's reference cycles (events point at their function, nested

@@ -6,11 +6,13 @@ from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.rules.zg101 import GradientsNotCleared
 from zerograd_guard.lint.rules.zg102 import StepWithoutFreshGradients
 from zerograd_guard.lint.rules.zg103 import ClearBreaksAccumulation
+from zerograd_guard.lint.rules.zg104 import GradientsLeakAcrossModels
 
 BUILTIN_RULES: tuple[type[Rule], ...] = (
     GradientsNotCleared,
     StepWithoutFreshGradients,
     ClearBreaksAccumulation,
+    GradientsLeakAcrossModels,
 )
 
 

@@ -97,6 +97,23 @@ def closure():
 for x, y in loader:
     optimizer.step(closure)
 """,
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    optimizer.step()
+    for p in model.parameters():
+        p.grad.mul_(momentum)  # decayed on purpose: carried into the next step
+""",
+        """\
+from mxnet import autograd  # MXNet: its backward overwrites gradients, nothing to clear
+
+for x, y in loader:
+    with autograd.record():
+        loss = loss_fn(net(x), y)
+    loss.backward()
+    optimizer.step(batch_size)
+""",
     )
     INVALID = (
         Invalid(
@@ -141,12 +158,49 @@ for real in loader:
     loss_g.backward()  # expect: ZG101
     optimizer_g.step()
 """,
+        """\
+optimizer = torch.optim.Adam(itertools.chain(encoder.parameters(), decoder.parameters()))
+for x in loader:
+    encoder.zero_grad()  # the optimizer also steps the decoder
+    loss = criterion(decoder(encoder(x)), x)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+""",
+        """\
+criterion(model(x0), y0).backward()  # expect: ZG101
+assert all(p.grad is not None for p in model.parameters())
+for x, y in loader:
+    criterion(model(x), y).backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+        """\
+for step, (x, y) in enumerate(loader):
+    optimizer = torch.optim.SGD(model.parameters(), lr=schedule(step))  # keeps .grad
+    loss = criterion(model(x), y)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+""",
+        """\
+model = Net()
+reference = copy.deepcopy(model)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+criterion = torch.nn.MSELoss()
+for x, y in loader:
+    criterion(reference(x), y).backward()  # the copy's gradients, not the optimizer's
+    loss = criterion(model(x), y)
+    loss.backward()  # expect: ZG101
+    optimizer.step()
+""",
     )
 
     def check(self, model: AnalyzedModule) -> Iterator[Finding]:
         by_backward: dict[Event, list[tuple[str, set[Event]]]] = {}
         for (backward, key), steps in model.observations.leaks.items():
             by_backward.setdefault(backward, []).append((key, steps))
+        reported = set(by_backward)
+        yield from _early(model, reported)
+        yield from _stale_reads(model, reported)
         if not by_backward:
             return
         model.positions.compute(
@@ -174,8 +228,45 @@ for real in loader:
                 f"gradients that {label} already applied at line {step_line}, so the next step "
                 f"applies them again; clear them once per step, e.g. call "
                 f"`{_clear_call(key)}` right after the step at line {step_line}"
+                f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
             yield model.finding(self.code, message, backward.node, _fix(model, backward, steps))
+
+
+def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
+    """Backwards before a loop whose first step applies them with its own gradients."""
+    for (backward, key), steps in model.observations.early_backwards.items():
+        if backward in reported:
+            continue
+        reported.add(backward)
+        model.positions.compute([backward.node, *(step.node for step in steps)])
+        step_line = min(model.line(step.node) for step in steps)
+        label = optimizer_label(key)
+        message = (
+            f"gradients are not cleared between optimizer steps: nothing clears what this "
+            f"backward() writes before the loop's first step at line {step_line}, so "
+            f"{label} applies it together with the first batch's gradients; clear them "
+            f"before the loop, e.g. call `{_clear_call(key)}`"
+        )
+        yield model.finding(GradientsNotCleared.code, message, backward.node)
+
+
+def _stale_reads(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
+    """Backwards whose gradients are read, not stepped, on top of a step's."""
+    for (backward, key), pairs in model.observations.stale_reads.items():
+        if backward in reported:
+            continue
+        reported.add(backward)
+        model.positions.compute([backward.node, *(e.node for pair in pairs for e in pair)])
+        read, step = min(pairs, key=lambda pair: model.line(pair[0].node))
+        message = (
+            f"gradients are not cleared between optimizer steps: this backward() adds onto "
+            f"gradients that {optimizer_label(key)} already applied at line "
+            f"{model.line(step.node)}, so the read of `.grad` at line {model.line(read.node)} "
+            f"sees their sum, not this backward's gradients; clear them right before this "
+            f"backward(), e.g. call `{_clear_call(key)}`"
+        )
+        yield model.finding(GradientsNotCleared.code, message, backward.node)
 
 
 def _fix(model: AnalyzedModule, backward: Event, steps: set[Event]) -> Fix | None:
@@ -185,6 +276,38 @@ def _fix(model: AnalyzedModule, backward: Event, steps: set[Event]) -> Fix | Non
         return None
     edits = tuple(sorted({edit for fix in fixes if fix for edit in fix.edits}))
     return Fix(description=fixes[0].description, edits=edits)  # type: ignore[union-attr]
+
+
+def _partial_note(model: AnalyzedModule, key: str, backward: Event) -> str:
+    """Why a clear in the backward's function does not count: it covers only some of the
+    modules the optimizer steps."""
+    partial = {
+        clear: left
+        for clear, left in model.observations.partial_clears.get(key, {}).items()
+        if clear.function is backward.function
+    }
+    if not partial:
+        return ""
+    model.positions.compute([clear.node for clear in partial])
+    clear = min(partial, key=lambda event: model.line(event.node))
+    left = ", ".join(f"`{module}`" for module in sorted(partial[clear]))
+    return (
+        f" (the clear at line {model.line(clear.node)} covers only part of what "
+        f"{optimizer_label(key)} steps: the gradients of {left} are never cleared)"
+    )
+
+
+def _rebuilt_note(model: AnalyzedModule, key: str, backward: Event) -> str:
+    rebuilt = [
+        event
+        for event in model.model.rebuilt_optimizers.get(key, ())
+        if event.function is backward.function
+    ]
+    if not rebuilt:
+        return ""
+    model.positions.compute([event.node for event in rebuilt])
+    line = min(model.line(event.node) for event in rebuilt)
+    return f" (building a new optimizer at line {line} does not clear the gradients)"
 
 
 def _clear_call(key: str) -> str:

@@ -9,8 +9,12 @@ from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.fixes import move_clears_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import Event
+from zerograd_guard.lint.model.status_kind import StatusKind
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
 from zerograd_guard.lint.testing import Invalid
+
+# What a step may see on every path for ZG102: nothing it could learn from.
+_NOTHING_FRESH = frozenset({StatusKind.CLEARED, StatusKind.DISCARDED, StatusKind.ENTRY})
 
 
 class StepWithoutFreshGradients(Rule):
@@ -66,6 +70,24 @@ for x, y in loader:
     set_grads(model, combine(task_grads))
     optimizer.step()
 """,
+        """\
+loss = model(x).sum()
+loss.backward()
+optimizer.zero_grad()
+for p in model.parameters():
+    p.grad.fill_(1.0)  # a write, not a clear: the step applies these gradients
+optimizer.step()
+""",
+        """\
+optimizer = torch.optim.Adam([*actor.parameters(), *critic.parameters()])
+for obs in env:
+    optimizer.zero_grad()
+    loss = actor_loss(actor(obs)) + critic_loss(critic(obs))
+    loss.backward()
+    for p in actor.parameters():
+        p.grad = None  # the critic's gradients stay: the step applies them
+    optimizer.step()
+""",
     )
     INVALID = (
         Invalid(
@@ -91,15 +113,27 @@ for x, y in loader:
     loss = criterion(model(x), y)
     loss.backward()
 """,
+        """\
+for x, y in loader:
+    loss = criterion(model(x), y)
+    loss.backward()
+    for p in model.parameters():
+        p.grad.mul_(0)
+    optimizer.step()  # expect: ZG102
+""",
     )
 
     def check(self, model: AnalyzedModule) -> Iterator[Finding]:
         reported: set[Event] = set()
         observations = model.observations
         for (step, key), statuses in observations.step_statuses.items():
-            # "E": the gradients a function starts with (a loop's first iteration) say
-            # nothing either way; a step that sees a discard on every other path is the bug
-            if step in reported or "D" not in statuses or not statuses <= {"C", "D", "E"}:
+            # the gradients a function starts with (a loop's first iteration) say nothing
+            # either way; a step that sees a discard on every other path is the bug
+            if (
+                step in reported
+                or StatusKind.DISCARDED not in statuses
+                or not statuses <= _NOTHING_FRESH
+            ):
                 continue
             clears = observations.discards[(step, key)]
             reported.add(step)

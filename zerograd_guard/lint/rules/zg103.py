@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.model.analysed import AnalyzedModule
+from zerograd_guard.lint.model.events import Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
 
 
@@ -27,10 +28,17 @@ meant to accumulate until the window's step.
 
 The finding is reported at the clear.
 
+Inside `with accelerator.accumulate(model):` the prepared optimizer's `zero_grad()` and
+`step()` are skipped on the micro-batches that do not sync gradients and run for real on
+the one that does. A clear *after* the step inside the block is therefore right; a clear
+*before the backward* runs for real on each syncing micro-batch and discards the `k - 1`
+micro-batches accumulated before it; `model.zero_grad()` (a module's, not the prepared
+optimizer's) runs on every micro-batch.
+
 **Fix**: clear once per window — right after the step, inside the same `if` as the step
-(or at the first micro-batch of the window, `if i % k == 0:`). Inside
-`with accelerator.accumulate(model):` a clear on every micro-batch is correct, because
-the prepared optimizer skips it on micro-batches that do not step.
+(or at the first micro-batch of the window, `if i % k == 0:`); inside
+`accelerator.accumulate()`, call the prepared optimizer's `zero_grad()` right after its
+`step()`.
 """
     VALID = (
         """\
@@ -44,10 +52,10 @@ for i, (x, y) in enumerate(loader):
         """\
 for x, y in loader:
     with accelerator.accumulate(model):
-        optimizer.zero_grad()
         loss = criterion(model(x), y)
         accelerator.backward(loss)
         optimizer.step()
+        optimizer.zero_grad()
 """,
         """\
 for batch in loader:
@@ -83,12 +91,23 @@ for i, (x, y) in enumerate(loader):
         optimizer.step()
     optimizer.zero_grad()  # expect: ZG103
 """,
+        """\
+for x, y in loader:
+    with accelerator.accumulate(model):
+        optimizer.zero_grad()  # expect: ZG103
+        loss = criterion(model(x), y)
+        accelerator.backward(loss)
+        optimizer.step()
+""",
     )
 
     def check(self, model: AnalyzedModule) -> Iterator[Finding]:
         for clear, (key, loop) in model.observations.broken_windows.items():
             model.positions.compute([clear.node, loop.node])
             loop_line = model.line(loop.node)
+            if clear.managed:
+                yield model.finding(self.code, _accelerate_message(clear, key), clear.node)
+                continue
             message = (
                 f"clearing breaks gradient accumulation: this clear runs on every iteration of "
                 f"the loop at line {loop_line}, but {optimizer_label(key)} steps only on some, "
@@ -96,3 +115,21 @@ for i, (x, y) in enumerate(loader):
                 f"per window, right after the step"
             )
             yield model.finding(self.code, message, clear.node)
+
+
+def _accelerate_message(clear: Event, key: str) -> str:
+    if clear.optimizers:
+        what = (
+            "inside `accelerator.accumulate()` this clear runs for real on the micro-batch "
+            "that syncs gradients, before its backward"
+        )
+    else:
+        what = (
+            "inside `accelerator.accumulate()` a module's `zero_grad()` is not skipped: it "
+            "runs on every micro-batch"
+        )
+    return (
+        f"clearing breaks gradient accumulation: {what}, so it discards the micro-batches "
+        f"accumulated since {optimizer_label(key)} last stepped; call the prepared "
+        f"optimizer's `zero_grad()` right after its `step()` instead"
+    )

@@ -1,0 +1,370 @@
+"""Parameter sets: what each optimizer steps and what each backward reaches.
+
+In PyTorch gradients live on parameters: a backward writes the parameters its loss was
+computed from, an optimizer steps the parameters it was built with, a clear clears the
+parameters it covers. Parameter sets are named here by the *modules* they belong to
+(``netD``, ``self.model``), in the namespace of the function that names them.
+
+* ``optimizer_modules`` — the modules an optimizer's constructor argument takes its
+  parameters from (``m.parameters()``, sums, lists and ``itertools.chain`` of them,
+  param-group dicts, ``filter(lambda p: p.requires_grad, ...)``, comprehensions over
+  ``named_parameters()``), or None when that is not known.
+* ``ReachTracer`` — the modules a backward's loss was computed from, followed through
+  the function's local data flow (assignments, arithmetic, criterion calls on module
+  outputs, tuple unpacking, attribute reads like ``.logits``) and cut by ``.detach()``,
+  ``.item()``, ``.data`` and ``torch.no_grad()``. Its answer says whether every leaf of
+  the loss was followed (``complete``): only a complete answer may say that a backward
+  does *not* reach a module.
+* ``origins`` — the modules a module name was derived from (``DDP(model)``,
+  ``model.to(device)``, ``accelerator.prepare(model)``, a plain alias): the same
+  parameters under another name. ``copy.deepcopy(model)`` and a new ``Net()`` are other
+  parameters.
+
+Whatever cannot be resolved is unknown, and unknown never creates a finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from zerograd_guard.lint.extract.names import LEAVES, TupleElement, callee_name, key_of, subnodes
+from zerograd_guard.lint.extract.walker import local_class
+from zerograd_guard.lint.model.events import Reach
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
+
+MAX_TRACE_NODES = 400
+MAX_ORIGIN_DEPTH = 4
+# Reading these gives a tensor outside the autograd graph.
+CUT_METHODS = frozenset({"detach", "detach_", "item", "tolist", "numpy", "data_ptr"})
+CUT_ATTRIBUTES = frozenset({"data", "grad", "shape", "dtype", "device", "requires_grad"})
+# Calls that make a new module with parameters of its own.
+COPIES = frozenset({"deepcopy", "copy", "clone_model", "from_pretrained"})
+# Packages whose functions compute on the tensors they are handed (and touch no module).
+PURE_PACKAGES = frozenset({"torch", "math", "numpy", "np", "F", "einops"})
+BUILTIN_FUNCTIONS = frozenset(
+    {
+        "sum", "min", "max", "abs", "float", "int", "len", "pow", "round", "list", "tuple",
+        "zip", "range", "enumerate", "reversed", "sorted", "map", "dict", "isinstance",
+    }
+)  # fmt: skip
+# Methods that return their receiver (or a moved view of its parameters).
+MOVES = frozenset(
+    {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
+)
+# Calls that wrap the module they are handed (its parameters, under another name).
+WRAPPERS = frozenset(
+    {
+        "prepare", "prepare_model", "compile", "DistributedDataParallel", "DataParallel",
+        "DDP", "FSDP", "FullyShardedDataParallel", "wrap",
+    }
+)  # fmt: skip
+# Tensor methods: their result comes from the receiver and the arguments only.
+TENSOR_METHODS = frozenset(
+    {
+        "sum", "mean", "pow", "abs", "log", "exp", "sqrt", "square", "view", "reshape",
+        "squeeze", "unsqueeze", "mul", "add", "sub", "div", "matmul", "norm", "clamp", "float",
+        "half", "double", "to", "cuda", "cpu", "contiguous", "permute", "transpose", "flatten",
+        "softmax", "log_softmax", "sigmoid", "tanh", "relu", "max", "min", "gather", "expand",
+        "repeat", "chunk", "split", "type_as", "masked_fill", "index_select", "scale", "neg",
+        "std", "var", "prod", "t", "flip", "roll", "narrow", "select", "long", "int", "bool",
+    }
+)  # fmt: skip
+CONSTANTS = (
+    cst.Integer,
+    cst.Float,
+    cst.Imaginary,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.FormattedString,
+    cst.Ellipsis,
+)
+
+
+def optimizer_modules(call: cst.Call, function: FunctionModel) -> frozenset[str] | None:
+    """Modules whose parameters an optimizer built by ``call`` steps (None: unknown)."""
+    params = next(
+        (arg.value for arg in call.args if arg.keyword is None or arg.keyword.value == "params"),
+        None,
+    )
+    if params is None:
+        return None
+    modules: set[str] = set()
+    bound: set[str] = set()  # comprehension variables: `[p for m in nets for p in ...]`
+    stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if type(node) is cst.CompFor:
+            bound.update(n.value for n in _names(node.target))
+        if (
+            type(node) is cst.Call
+            and type(node.func) is cst.Attribute
+            and node.func.attr.value in ("parameters", "named_parameters")
+        ):
+            module = key_of(node.func.value)
+            if module is not None:
+                modules.add(module)
+            continue
+        if type(node) is cst.Name and depth < 2:
+            for value in function.assignments.get(node.value, ()):
+                stack.append((value, depth + 1))
+            continue
+        if type(node) not in LEAVES:
+            stack.extend((child, depth) for child in subnodes(node))
+    if not modules or any(module.split(".", 1)[0] in bound for module in modules):
+        return None
+    return frozenset(modules)
+
+
+# One expression to follow: the node, the function whose names it reads, and the point it
+# is read at (source order, branch depth; None: anywhere, a class attribute's value).
+_Item = tuple[cst.CSTNode, "FunctionModel | None", "tuple[int, int] | None"]
+
+
+class ReachTracer:
+    """What a loss expression was computed from, in one file."""
+
+    def __init__(self, model: ModuleModel) -> None:
+        self.model = model
+        self.module_functions = model.body.nested
+        self._origins: dict[tuple[str, int], frozenset[str]] = {}
+
+    def reach(self, loss: cst.BaseExpression, function: FunctionModel) -> Reach:
+        modules: set[str] = set()
+        complete = True
+        seen: set[int] = set()
+        stack: list[_Item] = [(loss, function, function.value_order.get(id(loss)))]
+        while stack:
+            item = stack.pop()
+            node = item[0]
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            if len(seen) > MAX_TRACE_NODES:
+                return Reach(frozenset(modules), False)
+            kind = type(node)
+            if kind in CONSTANTS:
+                continue
+            if kind is cst.Call:
+                complete &= self._call(item, modules, stack)
+                continue
+            if kind is cst.Attribute and node.attr.value in CUT_ATTRIBUTES:  # type: ignore[attr-defined]
+                continue
+            if kind in (cst.Name, cst.Attribute, cst.Subscript):
+                complete &= self._value(item, stack)
+                continue
+            if kind in (cst.Lambda, cst.Await, cst.Yield, cst.NamedExpr) or "Comp" in kind.__name__:
+                complete = False
+            stack.extend(_children(item))
+        expanded = set(modules)
+        for module in modules:
+            expanded |= self._all_origins(module, function)
+        return Reach(frozenset(expanded), complete)
+
+    def _all_origins(self, module: str, function: FunctionModel) -> frozenset[str]:
+        key = (module, id(function))
+        found = self._origins.get(key)
+        if found is None:
+            found = self._origins[key] = frozenset(self.origins(module, function))
+        return found
+
+    def _value(self, item: _Item, stack: list[_Item]) -> bool:
+        """Follow what a name holds where it is read; whether its leaves are all known."""
+        node, scope, at = item
+        key = key_of(node)
+        if key is not None:
+            values = self.values(key, scope, at)
+            if values is not None:
+                found, exact = values
+                stack.extend(found)
+                return exact
+        if type(node) is not cst.Name:  # ``out.logits`` / ``outputs[0]``: a read of ``out``
+            stack.append((node.value, scope, at))  # type: ignore[attr-defined]
+            return True
+        return self._leaf_known(node.value, scope)  # type: ignore[attr-defined]
+
+    def _leaf_known(self, name: str, scope: FunctionModel | None) -> bool:
+        """A name nothing in the file assigns: data (a loop target, an import, a global
+        the file uses without defining), or unknown (a parameter: the caller's tensor)."""
+        while scope is not None:
+            if name in scope.params:
+                return False
+            if name in scope.loop_targets:
+                return True
+            scope = scope.parent
+        return True
+
+    def values(
+        self, key: str, scope: FunctionModel | None, at: tuple[int, int] | None = None
+    ) -> tuple[list[_Item], bool] | None:
+        """The expressions assigned to ``key`` that a read at ``at`` sees, and whether
+        that choice is exact; None when nothing assigns ``key``. The read sees the latest
+        assignment before it; one made in a branch the read is not in may not have run,
+        so the earlier ones count too (not exact). Values computed under
+        ``torch.no_grad()`` are cut. Without a position every value counts."""
+        if key.startswith("self.") and key.count(".") == 1:
+            cls = self._class_of(scope)
+            if cls is None or key[5:] not in cls.attributes:
+                return None
+            found: list[_Item] = []
+            for value in cls.attributes[key[5:]]:
+                target = value.value if isinstance(value, TupleElement) else value
+                found.append((target, None, None))
+            return found, True
+        while scope is not None:
+            values = [*scope.assignments.get(key, ()), *scope.augmented.get(key, ())]
+            if key in scope.tuple_assignments:
+                values.append(scope.tuple_assignments[key][1])
+            if values:
+                return self._seen_at(values, scope, at)
+            if key in scope.params:
+                return None
+            scope, at = scope.parent, None
+        return None
+
+    @staticmethod
+    def _seen_at(
+        values: list[cst.BaseExpression], scope: FunctionModel, at: tuple[int, int] | None
+    ) -> tuple[list[_Item], bool]:
+        order = scope.value_order
+        placed = sorted(
+            ((order.get(id(value), (0, 0)), value) for value in values), key=lambda p: p[0][0]
+        )
+        chosen = placed
+        exact = at is None
+        if at is not None:
+            before = [pair for pair in placed if pair[0][0] < at[0]]
+            if before:
+                chosen, exact = [before[-1]], True
+                for pair in reversed(before[:-1]):
+                    if chosen[-1][0][1] <= at[1]:
+                        break  # the latest ran whenever the read did
+                    chosen.append(pair)
+                    exact = False
+            else:
+                exact = False  # assigned only later: a value carried over a loop's back edge
+        found = [
+            (value, scope, place) for place, value in chosen if id(value) not in scope.cut_values
+        ]
+        return found, exact
+
+    def _call(self, item: _Item, modules: set[str], stack: list[_Item]) -> bool:
+        """A call in the loss's graph: a module call adds its module; its arguments are
+        followed. Returns whether its own result is known to come from them only."""
+        node, scope, at = item
+        func = node.func  # type: ignore[attr-defined]
+        name = callee_name(func) or ""
+        if name in CUT_METHODS:
+            return True
+        args = [(arg.value, scope, at) for arg in node.args]  # type: ignore[attr-defined]
+        key = key_of(func)
+        if type(func) is cst.Attribute:
+            receiver = func.value
+            root = (key or "").split(".", 1)[0]
+            if root in PURE_PACKAGES or self.model.imports.get(root, "").startswith("torch"):
+                stack.extend(args)  # ``torch.cat(...)``, ``F.mse_loss(...)``
+                return True
+            stack.extend(args)
+            stack.append((receiver, scope, at))
+            if name in TENSOR_METHODS:
+                return True
+            receiver_key = key_of(receiver)
+            known = False
+            if receiver_key is not None and receiver_key not in ("self", "cls"):
+                modules.add(receiver_key)  # ``model.forward(x)``, ``dist.log_prob(a)``
+                known = self._instance(receiver_key, scope)
+            if key is not None:
+                modules.add(key)  # ``self.netD(x)``
+                known = known or self._instance(key, scope)
+            return known
+        stack.extend(args)
+        if type(func) is not cst.Name:
+            if key is not None:
+                modules.add(key)  # ``models[0](x)``
+            stack.append((func, scope, at))
+            return False
+        if name in BUILTIN_FUNCTIONS:
+            return True
+        if (
+            self._function(name, scope)
+            or name in self.model.classes
+            or local_class(name, scope) is not None
+        ):
+            return False  # a function of this file may use any module
+        if name in self.model.imports:
+            return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
+        modules.add(name)  # ``model(x)``, ``criterion(out, y)``
+        return self._instance(name, scope)
+
+    def _instance(self, key: str, scope: FunctionModel | None) -> bool:
+        """Whether ``key`` holds an object this file builds (``Net()``, ``nn.MSELoss()``,
+        ``copy.deepcopy(model)``): calling it runs that object's own parameters. A
+        parameter, a global the file does not assign, an alias or a lambda may be any
+        callable, which may use any module."""
+        values = self.values(key, scope)
+        return values is not None and all(type(value[0]) is cst.Call for value in values[0])
+
+    def _function(self, name: str, scope: FunctionModel | None) -> bool:
+        while scope is not None:
+            if name in scope.nested:
+                return True
+            scope = scope.parent
+        return name in self.module_functions
+
+    def _class_of(self, scope: FunctionModel | None) -> ClassInfo | None:
+        while scope is not None:
+            if scope.class_name is not None:
+                return self.model.classes.get(scope.class_name)
+            scope = scope.parent
+        return None
+
+    def origins(self, module: str, function: FunctionModel | None) -> Iterator[str]:
+        """The modules ``module`` was derived from with the same parameters (a wrapper,
+        a move, an alias), ``module`` itself first."""
+        seen = {module}
+        pending = [(module, function, 0)]
+        while pending:
+            name, scope, depth = pending.pop()
+            yield name
+            if depth >= MAX_ORIGIN_DEPTH:
+                continue
+            values = self.values(name, scope)
+            for value, value_scope, _ in values[0] if values else ():
+                for source in _same_parameters(value):
+                    if source not in seen:
+                        seen.add(source)
+                        pending.append((source, value_scope or scope, depth + 1))
+
+
+def _children(item: _Item) -> list[_Item]:
+    node, scope, at = item
+    return [(child, scope, at) for child in subnodes(node)]
+
+
+def _same_parameters(value: cst.CSTNode) -> list[str]:
+    """The module names ``value`` hands on with their parameters."""
+    if type(value) in (cst.Name, cst.Attribute):
+        key = key_of(value)
+        return [key] if key is not None else []
+    if type(value) is not cst.Call:
+        return []
+    name = callee_name(value.func) or ""
+    if name in COPIES:
+        return []
+    if name in MOVES and type(value.func) is cst.Attribute:
+        return _same_parameters(value.func.value)  # ``model.to(device)``: the receiver
+    if name not in WRAPPERS:
+        return []
+    positional = [arg.value for arg in value.args if arg.keyword is None]
+    if name in ("prepare", "prepare_model"):  # each element keeps what its argument held
+        return [key for arg in positional for key in _same_parameters(arg)]
+    return _same_parameters(positional[0]) if positional else []  # ``DDP(model, ...)``
+
+
+def _names(target: cst.BaseExpression) -> list[cst.Name]:
+    if type(target) is cst.Name:
+        return [target]
+    if type(target) in (cst.Tuple, cst.List):
+        return [name for element in target.elements for name in _names(element.value)]
+    return []
