@@ -36,6 +36,11 @@ CODES: dict[str, Code] = {
             "clear-breaks-accumulation",
             "Clearing on every micro-batch breaks gradient accumulation",
         ),
+        Code(
+            "ZG104",
+            "gradients-leak-across-models",
+            "Another model's backward leaks gradients into this optimizer's step",
+        ),
     )
 }
 

@@ -22,7 +22,11 @@ top-level statements only through these channels (``extract`` and ``flow``):
 5. the optimizer ties of a name (which modules' parameters it steps), shared by every
    function that resolves an optimizer of that name;
 6. every function is judged from an unknown entry state, with the in-file functions it
-   calls analysed in place; only a run that reaches a backward observes anything.
+   calls analysed in place; only a run that reaches a backward observes anything;
+7. facts the model keeps file-wide and every judged function reads: a module frozen
+   anywhere (``requires_grad_(False)``, ``requires_grad = False``), and the framework the
+   file trains with, decided from every import of a framework package at any depth
+   (``extract.frameworks``).
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
 backward name in the ``ast``). Starting from the seeds, a statement is kept when
@@ -38,7 +42,9 @@ backward name in the ``ast``). Starting from the seeds, a statement is kept when
   ``optimizers``, ``deepspeed``, or a value a statement that may name one binds): its
   resolution may write a tie a kept function reads (channel 5);
 * it runs in the module body and the module body can observe, i.e. some module-level
-  statement may reach a backward (channel 1): then all of them are kept.
+  statement may reach a backward (channel 1): then all of them are kept;
+* it may freeze a module (the word ``requires_grad_`` or ``requires_grad``) or imports a
+  framework package, PyTorch's family or another (channel 7).
 
 So a blanked statement's run reaches no backward (it would use a reaching definition),
 resolving it writes no tie, it provides nothing a kept statement can look up, and its
@@ -231,6 +237,7 @@ def select_statements(
     chosen = [s for s, is_kept in zip(statements, kept, strict=True) if is_kept]
     module_observes = any(s.module_body for s in chosen)
     names_optimizers = _naming_optimizers(statements)
+    file_wide = _file_wide(statements)
     used = {word for s in chosen for word in s.words}
     changed = True
     while changed:
@@ -238,12 +245,29 @@ def select_statements(
         for index, s in enumerate(statements):
             if not kept[index] and (
                 names_optimizers[index]
+                or file_wide[index]
                 or not s.provides.isdisjoint(used)
                 or (module_observes and s.module_body)
             ):
                 kept[index] = changed = True
                 used |= s.words
     return kept
+
+
+FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
+
+
+def _file_wide(statements: Sequence[Statement]) -> list[bool]:
+    """Statements that may write a file-wide fact (channel 7): a freeze, or an import of
+    a framework package."""
+    from zerograd_guard.lint.extract.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
+
+    packages = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY
+    return [
+        not s.words.isdisjoint(FREEZING_WORDS)
+        or any(named.split(".", 1)[0] in packages for _, named in s.imports)
+        for s in statements
+    ]
 
 
 def _reaching(statements: Sequence[Statement], seeds: list[bool]) -> list[bool]:

@@ -215,7 +215,7 @@ def test_show_settings_names_the_governing_configuration(tmp_path, lint):
     result = lint("--show-settings", "proj/src/train.py")
     assert result.code == 0
     assert f"configuration: {tmp_path / 'proj' / 'pyproject.toml'}" in result.out
-    assert "selected rules: ZG101, ZG102\n" in result.out
+    assert "selected rules: ZG101, ZG102, ZG104\n" in result.out
     elsewhere = lint("--show-settings", "other.py").out
     assert "configuration: defaults" in elsewhere
 
@@ -319,6 +319,7 @@ def test_rules_lists_every_rule(capsys):
         "ZG101": True,
         "ZG102": True,
         "ZG103": False,
+        "ZG104": False,
     }
     assert all(row["url"].endswith(f"/rules/{row['code'].lower()}/") for row in rows)
 

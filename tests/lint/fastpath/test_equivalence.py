@@ -105,6 +105,45 @@ def test_generated_programs_with_configured_names(statements: list[str]) -> None
     _same(text.replace("opt.zero_grad()", "wipe(opt)") + "\n", options)
 
 
+_LEAK = """\
+import torch
+
+netG = Generator()
+netD = Discriminator()
+optD = torch.optim.Adam(netD.parameters())
+optG = torch.optim.Adam(netG.parameters())
+
+
+def d_cleared_after_its_step(loader):
+    for real in loader:
+        fake = netG(noise)
+        errD = netD(real).mean() - netD(fake.detach()).mean()
+        errD.backward()
+        optD.step()
+        optD.zero_grad()
+        errG = -netD(fake).mean()
+        errG.backward()
+        optG.step()
+        optG.zero_grad()
+"""
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a freeze anywhere in the file silences the cross-model leak (ZG104)
+        _LEAK + "\n\ndef freeze():\n    netD.requires_grad_(False)\n",
+        # the framework is decided from every import, at any depth
+        _LEAK.replace("import torch\n", "") + "\n\ndef setup():\n    import mxnet as mx\n",
+        _LEAK.replace("import torch\n", "") + "\n\nimport mxnet as mx\n",
+    ],
+    ids=["freeze-elsewhere", "nested-foreign-import", "unused-foreign-import"],
+)
+def test_file_wide_facts_are_kept(text: str) -> None:
+    assert whole_file(text) == []  # the premise: these facts silence the leak
+    _same(text)
+
+
 def _files(*folders: str) -> list[Path]:
     return [path for folder in folders for path in sorted((ROOT / folder).rglob("*.py"))]
 

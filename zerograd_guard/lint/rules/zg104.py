@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import Event
@@ -12,8 +13,8 @@ from zerograd_guard.lint.rules.base import Rule, optimizer_label
 
 class GradientsLeakAcrossModels(Rule):
     code = "ZG104"
-    name = "gradients-leak-across-models"
-    summary = "Another model's backward leaks gradients into this optimizer's step"
+    name = CODES["ZG104"].name
+    summary = CODES["ZG104"].summary
     explanation = """\
 Gradients live on parameters. When one model's loss is computed through another model
 without `detach()` — a GAN generator's loss through the discriminator — its backward also
