@@ -125,7 +125,7 @@ def test_models_and_optimizers_are_not_kept_alive(x):
         del model, opt
         gc.collect()
         assert [ref() for ref in refs] == [None, None, None]
-        assert MONITOR._states == {} and MONITOR._trackers == {}
+        assert MONITOR.registry.states == {} and MONITOR.registry.trackers == {}
 
 
 def test_guarded_training_is_bit_identical(x):

@@ -8,10 +8,9 @@ Hooks installed (all removed when the last session exits):
   ``register_post_accumulate_grad_hook`` (after);
 * the wrappers in ``patches``.
 
-State is keyed by ``id()`` but validated through weak references, so the guard keeps
-no optimizer, model or gradient alive. Autograd may call the parameter hooks from
-device threads: they only touch their own parameter's state, which is safe under the
-GIL; registry changes take a lock.
+What is watched, and for how long, lives in ``registry``: the monitor routes events.
+Autograd may call the parameter hooks from device threads: they only touch their own
+parameter's state, which is safe under the GIL.
 """
 
 from __future__ import annotations
@@ -28,8 +27,9 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
-from zerograd_guard.runtime.param_state import ParamState, install_hooks, remove_hooks
+from zerograd_guard.runtime.param_state import install_hooks
 from zerograd_guard.runtime.patches import Patches
+from zerograd_guard.runtime.registry import Entry, OptimizerTracker, Registry
 from zerograd_guard.runtime.report import (
     Finding,
     GradientGuardError,
@@ -38,7 +38,6 @@ from zerograd_guard.runtime.report import (
 )
 from zerograd_guard.runtime.sites import Site, capture_site
 from zerograd_guard.runtime.verdict import (
-    Entry,
     Judgement,
     StepContext,
     clean_step,
@@ -55,47 +54,12 @@ if TYPE_CHECKING:
 FindingListener = Callable[[Finding, bool], None]
 
 
-class OptimizerTracker:
-    """One optimizer seen by the monitor (held weakly).
-
-    ``entries`` caches the optimizer's (parameter, state) pairs; it is rebuilt when the
-    param groups change (``add_param_group``, groups replaced). Holding the parameters
-    here keeps nothing alive that the optimizer does not already hold: the tracker is
-    dropped when the optimizer dies.
-    """
-
-    __slots__ = (
-        "entries",
-        "group_count",
-        "groups",
-        "label",
-        "ref",
-        "steps",
-        "unjudged_closure",
-        "warned",
-    )
-
-    def __init__(self, optimizer: torch.optim.Optimizer, index: int) -> None:
-        self.ref = weakref.ref(optimizer)
-        self.entries: list[Entry] = []
-        self.groups: list[dict[str, Any]] | None = None
-        self.group_count = 0
-        # A closure was passed to the running step and has not been called yet.
-        self.unjudged_closure = False
-        self.label = f"{type(optimizer).__name__} #{index}"
-        self.steps = 0
-        self.warned: set[str] = set()  # warning codes already given: once per optimizer
-
-
 class Monitor:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._sessions: list[Guard] = []
-        self._states: dict[int, ParamState] = {}
-        self._trackers: dict[int, OptimizerTracker] = {}
-        self._optimizers_seen = 0
+        self.registry = Registry()
         self._handles: list[Any] = []
-        self._finalizers: list[weakref.finalize] = []
         self._patches = Patches(self)
         self.last_clear: Site | None = None
         self.listeners: list[FindingListener] = []
@@ -139,70 +103,26 @@ class Monitor:
             handle.remove()
         self._handles.clear()
         self._patches.restore()
-        for finalizer in self._finalizers:
-            finalizer.detach()
-        self._finalizers.clear()
-        for state in self._states.values():
-            remove_hooks(state)
-        self._states.clear()
-        self._trackers.clear()
-        self._optimizers_seen = 0
+        self.registry.clear()
         self.last_clear = None
 
     # --- registry -------------------------------------------------------------------
 
     def _tracker(self, optimizer: torch.optim.Optimizer) -> OptimizerTracker:
-        tracker = self._trackers.get(id(optimizer))
-        if tracker is not None and tracker.ref() is optimizer:
+        tracker = self.registry.known_tracker(optimizer)
+        if tracker is not None:
             return tracker
-        with self._lock:
-            self._optimizers_seen += 1
-            tracker = OptimizerTracker(optimizer, self._optimizers_seen)
-            key = id(optimizer)
-            self._trackers[key] = tracker
-            self._finalizers.append(weakref.finalize(optimizer, self._forget_tracker, key, tracker))
+        tracker = self.registry.new_tracker(optimizer)
         for session in self._sessions:
             session.report.add_optimizer(tracker.label)
         return tracker
-
-    def _forget_tracker(self, key: int, tracker: OptimizerTracker) -> None:
-        if self._trackers.get(key) is tracker:
-            del self._trackers[key]
 
     def _entries(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> list[Entry]:
         if tracker is None:
             tracker = self._tracker(optimizer)
-        groups = optimizer.param_groups
-        # add_param_group appends; load_state_dict and user code replace the list.
-        if groups is not tracker.groups or len(groups) != tracker.group_count:
-            tracker.entries = [
-                (param, self._state_for(param)) for group in groups for param in group["params"]
-            ]
-            tracker.groups = groups
-            tracker.group_count = len(groups)
-        return tracker.entries
-
-    def _state_for(self, param: torch.Tensor) -> ParamState:
-        state = self._states.get(id(param))
-        if state is None or state.param() is not param:
-            state = self._new_state(param)
-        return state
-
-    def _new_state(self, param: torch.Tensor) -> ParamState:
-        with self._lock:
-            state = ParamState(param)
-            key = id(param)
-            self._states[key] = state
-            self._finalizers.append(weakref.finalize(param, self._forget_state, key, state))
-            if param.requires_grad:
-                install_hooks(state, param)
-            return state
-
-    def _forget_state(self, key: int, state: ParamState) -> None:
-        if self._states.get(key) is state:
-            del self._states[key]
+        return self.registry.entries(optimizer, tracker)
 
     # --- observers --------------------------------------------------------------------
 
@@ -275,12 +195,11 @@ class Monitor:
         """
         if not self._sessions:
             return
-        states = self._states
+        registry = self.registry
         for param in optimizer.param_groups[-1]["params"]:
-            state = states.get(id(param))
-            if state is not None and state.param() is param:
+            if registry.known_state(param) is not None:
                 continue
-            state = self._new_state(param)
+            state = registry.new_state(param)
             if param.grad is None:
                 state.seen_without_gradient()
 
@@ -288,15 +207,15 @@ class Monitor:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
         self.last_clear = capture_site(3)
-        states = self._states
+        known_state = self.registry.known_state
         for param in module.parameters():
-            state = states.get(id(param))
-            if state is not None and state.param() is param:
+            state = known_state(param)
+            if state is not None:
                 state.api_clear()
 
     def step_count(self, optimizer: torch.optim.Optimizer) -> int:
-        tracker = self._trackers.get(id(optimizer))
-        return tracker.steps if tracker is not None and tracker.ref() is optimizer else -1
+        tracker = self.registry.known_tracker(optimizer)
+        return tracker.steps if tracker is not None else -1
 
     def scaler_stepped(self, optimizer: torch.optim.Optimizer, steps_before: int) -> None:
         """GradScaler returned: if no step hook ran, the step was skipped (inf/NaN)."""

@@ -48,6 +48,7 @@ class ParamState:
         "discard_site",
         "discarded",
         "discarded_clean",
+        "finalizer",
         "flag",
         "handles",
         "judged",
@@ -64,6 +65,7 @@ class ParamState:
     def __init__(self, param: torch.Tensor) -> None:
         self.param: weakref.ref[torch.Tensor] = weakref.ref(param)
         self.handles: list[Any] = []
+        self.finalizer: weakref.finalize | None = None  # set by the registry
         self.stepped = False
         self.boundary_grad: weakref.ref[torch.Tensor] | None = None
         self.boundary_version = -1

@@ -21,12 +21,11 @@ import torch
 
 from zerograd_guard.runtime import codes
 from zerograd_guard.runtime.naming import parameter_names
-from zerograd_guard.runtime.param_state import STALE, ParamState, any_nonzero
+from zerograd_guard.runtime.param_state import STALE, any_nonzero
+from zerograd_guard.runtime.registry import Entry
 from zerograd_guard.runtime.report import Finding
 from zerograd_guard.runtime.sites import Site, capture_site
 from zerograd_guard.runtime.value_check import resolve_flags
-
-Entry = tuple[torch.Tensor, ParamState]
 
 
 @dataclass(slots=True)

@@ -1,0 +1,137 @@
+"""The optimizers and parameters the monitor watches, and their weak-reference lifetimes.
+
+State is keyed by ``id()`` but validated through weak references, so the guard keeps
+no optimizer, model or gradient alive. Each entry carries its own ``weakref.finalize``:
+when the object dies the entry is dropped and nothing of it stays behind (no list of
+dead finalizers). Registry changes take a lock; lookups do not (dict reads are atomic
+under the GIL).
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import Any
+
+import torch
+
+from zerograd_guard.runtime.param_state import ParamState, install_hooks, remove_hooks
+
+Entry = tuple[torch.Tensor, ParamState]
+
+
+class OptimizerTracker:
+    """One optimizer seen by the monitor (held weakly).
+
+    ``entries`` caches the optimizer's (parameter, state) pairs; it is rebuilt when the
+    param groups change (``add_param_group``, groups replaced). Holding the parameters
+    here keeps nothing alive that the optimizer does not already hold: the tracker is
+    dropped when the optimizer dies.
+    """
+
+    __slots__ = (
+        "entries",
+        "finalizer",
+        "group_count",
+        "groups",
+        "label",
+        "ref",
+        "steps",
+        "unjudged_closure",
+        "warned",
+    )
+
+    def __init__(self, optimizer: torch.optim.Optimizer, label: str) -> None:
+        self.ref = weakref.ref(optimizer)
+        self.entries: list[Entry] = []
+        self.groups: list[dict[str, Any]] | None = None
+        self.group_count = 0
+        # A closure was passed to the running step and has not been called yet.
+        self.unjudged_closure = False
+        self.label = label
+        self.steps = 0
+        self.warned: set[str] = set()  # warning codes already given: once per optimizer
+        self.finalizer: weakref.finalize | None = None
+
+
+class Registry:
+    """Trackers of the optimizers seen and states of their parameters."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self.states: dict[int, ParamState] = {}
+        self.trackers: dict[int, OptimizerTracker] = {}
+        self._optimizers_seen = 0
+
+    # --- optimizers -------------------------------------------------------------------
+
+    def known_tracker(self, optimizer: torch.optim.Optimizer) -> OptimizerTracker | None:
+        tracker = self.trackers.get(id(optimizer))
+        if tracker is not None and tracker.ref() is optimizer:
+            return tracker
+        return None
+
+    def new_tracker(self, optimizer: torch.optim.Optimizer) -> OptimizerTracker:
+        with self._lock:
+            self._optimizers_seen += 1
+            label = f"{type(optimizer).__name__} #{self._optimizers_seen}"
+            tracker = OptimizerTracker(optimizer, label)
+            key = id(optimizer)
+            self.trackers[key] = tracker
+            tracker.finalizer = weakref.finalize(optimizer, _forget, self.trackers, key, tracker)
+            return tracker
+
+    def entries(self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker) -> list[Entry]:
+        groups = optimizer.param_groups
+        # add_param_group appends; load_state_dict and user code replace the list.
+        if groups is not tracker.groups or len(groups) != tracker.group_count:
+            tracker.entries = [
+                (param, self.state_for(param)) for group in groups for param in group["params"]
+            ]
+            tracker.groups = groups
+            tracker.group_count = len(groups)
+        return tracker.entries
+
+    # --- parameters -------------------------------------------------------------------
+
+    def known_state(self, param: torch.Tensor) -> ParamState | None:
+        state = self.states.get(id(param))
+        if state is not None and state.param() is param:
+            return state
+        return None
+
+    def state_for(self, param: torch.Tensor) -> ParamState:
+        state = self.known_state(param)
+        return state if state is not None else self.new_state(param)
+
+    def new_state(self, param: torch.Tensor) -> ParamState:
+        with self._lock:
+            state = ParamState(param)
+            key = id(param)
+            self.states[key] = state
+            state.finalizer = weakref.finalize(param, _forget, self.states, key, state)
+            if param.requires_grad:
+                install_hooks(state, param)
+            return state
+
+    # --- lifetime ---------------------------------------------------------------------
+
+    def clear(self) -> None:
+        """Forget everything: detach every finalizer, remove every hook."""
+        with self._lock:
+            for tracker in self.trackers.values():
+                if tracker.finalizer is not None:
+                    tracker.finalizer.detach()
+            for state in self.states.values():
+                if state.finalizer is not None:
+                    state.finalizer.detach()
+                remove_hooks(state)
+            self.states.clear()
+            self.trackers.clear()
+            self._optimizers_seen = 0
+
+
+def _forget(table: dict[int, Any], key: int, entry: object) -> None:
+    """Finalizer callback: drop the entry unless the id was reused by a newer one."""
+    if table.get(key) is entry:
+        del table[key]
