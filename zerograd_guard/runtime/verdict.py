@@ -1,5 +1,8 @@
 """Judge one optimizer step from its parameters' states (see ``param_state``).
 
+``scan_step`` classifies the parameters once; ``CHECKS`` is the ordered table of named
+checks that read the scan, and the first finding ends judging.
+
 Decisions, per step:
 
 * ZG101 — some parameter's window started on the gradient the previous step applied
@@ -15,6 +18,7 @@ Decisions, per step:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
@@ -74,105 +78,165 @@ def clean_step(entries: list[Entry], contract: int | None) -> int | None:
     return passes
 
 
-def judge_step(entries: list[Entry], context: StepContext) -> Judgement:
-    fresh = 0
-    backward_passes = 0
+@dataclass(slots=True)
+class StepScan:
+    """What one pass over a step's parameters found; the checks below read it."""
+
+    entries: list[Entry]
+    fresh: int = 0  # parameters with a backward pass since the previous step, not stale
+    backward_passes: int = 0
+    contaminated: list[Entry] = field(default_factory=list)  # stale and not all zero
+    discarded: list[Entry] = field(default_factory=list)
+    discarded_passes: int = 0
+    discarded_clean: bool = False
+    stale: list[Entry] = field(default_factory=list)  # untouched since the previous step
+    changed: bool = False  # a gradient changed with no hook seen
+    touched: bool = False  # some hook fired for these parameters
+
+
+def scan_step(entries: list[Entry]) -> StepScan:
+    """Classify every parameter of the step; the one batched value read happens here."""
+    scan = StepScan(entries)
     suspects: list[Entry] = []
-    discarded: list[Entry] = []
-    discarded_passes = 0
-    discarded_clean = False
-    stale: list[Entry] = []
-    changed = False
     for param, state in entries:
         accumulations = state.accumulations
         grad = param.grad
+        scan.touched = scan.touched or state.touched
         if accumulations:
             if grad is None:
-                discarded.append((param, state))
-                discarded_passes = max(discarded_passes, accumulations + state.discarded)
+                scan.discarded.append((param, state))
+                scan.discarded_passes = max(scan.discarded_passes, accumulations + state.discarded)
                 continue
             if state.origin == STALE:
                 suspects.append((param, state))
             else:
-                fresh += 1
-            backward_passes = max(backward_passes, accumulations)
+                scan.fresh += 1
+            scan.backward_passes = max(scan.backward_passes, accumulations)
         elif state.discarded:
-            discarded.append((param, state))
+            scan.discarded.append((param, state))
         elif grad is not None and state.stepped and not state.cleared:
             if state.untouched_since_step(grad):
-                stale.append((param, state))
+                scan.stale.append((param, state))
             elif not state.provisional:
-                changed = True
+                scan.changed = True
         if state.discarded:
-            discarded_passes = max(discarded_passes, state.discarded)
-            discarded_clean = discarded_clean or (
+            scan.discarded_passes = max(scan.discarded_passes, state.discarded)
+            scan.discarded_clean = scan.discarded_clean or (
                 state.discarded_clean > 0 and not state.provisional
             )
         state.judged = True
-
-    judgement = Judgement(backward_passes=backward_passes)
     if suspects:
         nonzero = resolve_flags([state.flag for _, state in suspects])
-        contaminated = [entry for entry, value in zip(suspects, nonzero, strict=True) if value]
-        fresh += len(suspects) - len(contaminated)
-        if contaminated:
-            sites = _unique(state.window_site for _, state in contaminated)
-            judgement.violations.append(
-                _finding(codes.MISSING_CLEAR, contaminated, context, sites, context.last_clear)
-            )
-            return judgement
-    if not fresh:
-        if discarded:
-            judgement.violations.append(
-                _finding(
-                    codes.CLEARED_BEFORE_STEP,
-                    discarded,
-                    context,
-                    _unique(state.discard_site or state.window_site for _, state in discarded),
-                    context.last_clear,
-                    f"{discarded_passes} backward pass(es) since the previous step, all cleared",
-                )
-            )
-        elif stale:
-            nonzero = resolve_flags([any_nonzero(param.grad) for param, _ in stale])
-            repeated = [entry for entry, value in zip(stale, nonzero, strict=True) if value]
-            if repeated:
-                judgement.violations.append(
-                    _finding(codes.REPEATED_STEP, repeated, context, [], context.last_clear)
-                )
-        elif changed and not any(state.touched for _, state in entries):
-            judgement.warnings.append(_finding(codes.NOT_OBSERVED, [], context, [], None))
-        return judgement
-    if context.contract is not None:
-        if backward_passes != context.contract or discarded_passes:
-            detail = (
-                f"consumed {backward_passes} backward pass(es)"
-                + (f", {discarded_passes} more discarded by clears" if discarded_passes else "")
-                + f"; contract: accumulate({context.contract})"
-            )
-            judgement.violations.append(
-                _finding(
-                    codes.ACCUMULATION_CONTRACT,
-                    discarded or [e for e in entries if e[1].accumulations],
-                    context,
-                    [],
-                    context.last_clear,
-                    detail,
-                )
-            )
-    elif discarded_clean:
-        judgement.warnings.append(
-            _finding(
-                codes.DISCARDED,
-                discarded or [e for e in entries if e[1].discarded_clean],
-                context,
-                [],
-                context.last_clear,
-                f"{discarded_passes} backward pass(es) discarded; "
-                f"this step consumed {backward_passes}",
-            )
-        )
+        scan.contaminated = [entry for entry, value in zip(suspects, nonzero, strict=True) if value]
+        scan.fresh += len(suspects) - len(scan.contaminated)
+    return scan
+
+
+# --- the checks: each returns its finding or None; the first finding ends judging -------
+
+
+def missing_clear(scan: StepScan, context: StepContext) -> Finding | None:
+    """ZG101: a window started on the gradient the previous step applied (not all zero)."""
+    if not scan.contaminated:
+        return None
+    sites = _unique(state.window_site for _, state in scan.contaminated)
+    return _finding(codes.MISSING_CLEAR, scan.contaminated, context, sites, context.last_clear)
+
+
+def cleared_before_step(scan: StepScan, context: StepContext) -> Finding | None:
+    """ZG102: nothing fresh, and clears discarded the backward passes since the step."""
+    if scan.fresh or not scan.discarded:
+        return None
+    return _finding(
+        codes.CLEARED_BEFORE_STEP,
+        scan.discarded,
+        context,
+        _unique(state.discard_site or state.window_site for _, state in scan.discarded),
+        context.last_clear,
+        f"{scan.discarded_passes} backward pass(es) since the previous step, all cleared",
+    )
+
+
+def repeated_step(scan: StepScan, context: StepContext) -> Finding | None:
+    """ZG102: nothing fresh, nothing discarded, gradients untouched since the step (not zero)."""
+    if scan.fresh or scan.discarded or not scan.stale:
+        return None
+    nonzero = resolve_flags([any_nonzero(param.grad) for param, _ in scan.stale])
+    repeated = [entry for entry, value in zip(scan.stale, nonzero, strict=True) if value]
+    if not repeated:
+        return None
+    return _finding(codes.REPEATED_STEP, repeated, context, [], context.last_clear)
+
+
+def not_observed(scan: StepScan, context: StepContext) -> Finding | None:
+    """Warning: gradients changed for this optimizer but no hook of its parameters fired."""
+    if scan.fresh or scan.discarded or scan.stale or not scan.changed or scan.touched:
+        return None
+    return _finding(codes.NOT_OBSERVED, [], context, [], None)
+
+
+def accumulation_contract(scan: StepScan, context: StepContext) -> Finding | None:
+    """ZG103: under ``accumulate(k)``, the step did not consume exactly k backward passes."""
+    if not scan.fresh or context.contract is None:
+        return None
+    if scan.backward_passes == context.contract and not scan.discarded_passes:
+        return None
+    detail = (
+        f"consumed {scan.backward_passes} backward pass(es)"
+        + (f", {scan.discarded_passes} more discarded by clears" if scan.discarded_passes else "")
+        + f"; contract: accumulate({context.contract})"
+    )
+    return _finding(
+        codes.ACCUMULATION_CONTRACT,
+        scan.discarded or _accumulated(scan.entries),
+        context,
+        [],
+        context.last_clear,
+        detail,
+    )
+
+
+def discarded_window(scan: StepScan, context: StepContext) -> Finding | None:
+    """ZG103 warning, no contract: a clear threw away a window that began after a clear."""
+    if not scan.fresh or context.contract is not None or not scan.discarded_clean:
+        return None
+    return _finding(
+        codes.DISCARDED,
+        scan.discarded or [e for e in scan.entries if e[1].discarded_clean],
+        context,
+        [],
+        context.last_clear,
+        f"{scan.discarded_passes} backward pass(es) discarded; "
+        f"this step consumed {scan.backward_passes}",
+    )
+
+
+Check = Callable[[StepScan, StepContext], "Finding | None"]
+
+# (check, is a violation): in order; at most one finding per step.
+CHECKS: tuple[tuple[Check, bool], ...] = (
+    (missing_clear, True),
+    (cleared_before_step, True),
+    (repeated_step, True),
+    (not_observed, False),
+    (accumulation_contract, True),
+    (discarded_window, False),
+)
+
+
+def judge_step(entries: list[Entry], context: StepContext) -> Judgement:
+    scan = scan_step(entries)
+    judgement = Judgement(backward_passes=scan.backward_passes)
+    for check, is_violation in CHECKS:
+        finding = check(scan, context)
+        if finding is not None:
+            (judgement.violations if is_violation else judgement.warnings).append(finding)
+            break
     return judgement
+
+
+def _accumulated(entries: list[Entry]) -> list[Entry]:
+    return [entry for entry in entries if entry[1].accumulations]
 
 
 def _finding(
