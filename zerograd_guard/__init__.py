@@ -18,7 +18,7 @@ from typing import Any
 
 from zerograd_guard._version import __version__
 
-_RUNTIME_EXPORTS = ("guard", "accumulate", "GradientGuardError", "GuardReport")
+_RUNTIME_EXPORTS = ("guard", "accumulate", "discard", "GradientGuardError", "GuardReport")
 
 __all__ = ["__version__", *_RUNTIME_EXPORTS]
 

@@ -81,8 +81,28 @@ def test_the_first_finding_ends_judging(setup):
     entry[1].boundary_grad = weakref.ref(entry[0].grad)
     judgement = verdict.judge_step([entry], context)
     assert [f.code for f in judgement.violations] == ["ZG102"] and not judgement.warnings
-    assert [check for check, _ in verdict.CHECKS][:3] == [
+    assert [check for check, _ in verdict.CHECKS][:4] == [
         verdict.missing_clear,
+        verdict.cross_model_leak,
         verdict.cleared_before_step,
         verdict.repeated_step,
     ]
+
+
+def test_cross_model_leak(setup):
+    entry, context = setup
+    found = verdict.cross_model_leak(StepScan([entry], fresh=1, leaked=[entry]), context)
+    assert found is not None and found.code == "ZG101" and "another optimizer" in found.rule.title
+    under = StepContext(context.optimizer, context.label, 1, 2, None)
+    assert verdict.cross_model_leak(StepScan([entry], fresh=1, leaked=[entry]), under) is None
+    assert verdict.cross_model_leak(StepScan([entry], fresh=1), context) is None
+
+
+def test_short_last_window_accepted_only_when_allowed(setup):
+    entry, context = setup
+    entry[1].accumulations = 1
+    scan = StepScan([entry], fresh=1, backward_passes=1)
+    strict = StepContext(context.optimizer, context.label, 1, 2, None)
+    assert verdict.accumulation_contract(scan, strict) is not None
+    allowed = StepContext(context.optimizer, context.label, 1, 2, None, short_window_allowed=True)
+    assert verdict.accumulation_contract(scan, allowed) is None

@@ -15,10 +15,11 @@ parameter's state, which is safe under the GIL.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -27,6 +28,8 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
+from zerograd_guard.runtime import consumed
+from zerograd_guard.runtime.in_flight import StepsInFlight, caller_frame
 from zerograd_guard.runtime.param_state import install_hooks
 from zerograd_guard.runtime.patches import Patches
 from zerograd_guard.runtime.registry import Entry, OptimizerTracker, Registry
@@ -61,6 +64,8 @@ class Monitor:
         self.registry = Registry()
         self._handles: list[Any] = []
         self._patches = Patches(self)
+        self._in_flight = StepsInFlight()
+        self._deliberate_clears = 0  # > 0 while zerograd_guard.discard() clears
         self.last_clear: Site | None = None
         self.listeners: list[FindingListener] = []
 
@@ -104,6 +109,8 @@ class Monitor:
         self._handles.clear()
         self._patches.restore()
         self.registry.clear()
+        self._in_flight.clear()
+        consumed.forget_all()
         self.last_clear = None
 
     # --- registry -------------------------------------------------------------------
@@ -130,17 +137,23 @@ class Monitor:
         __tracebackhide__ = True
         if not self._sessions:  # a call in flight while the last guard exited
             return None
+        wrapper = caller_frame()
+        if self._in_flight.nested(wrapper):
+            return None  # part of the outer step (SAM's base step, super().step())
         tracker = self._tracker(optimizer)
         closure, args, kwargs = _take_closure(args, kwargs)
         if closure is not None:
             if getattr(closure, "__zerograd_closure__", False):
+                self._in_flight.enter(wrapper)
                 return None
             wrapped = self._wrap_closure(closure, optimizer)
             tracker.unjudged_closure = True
+            self._in_flight.enter(wrapper)
             if kwargs is not None and "closure" in kwargs:
                 return args, {**kwargs, "closure": wrapped}
             return (args[0], wrapped, *args[2:]), kwargs
         self._judge(optimizer, tracker)
+        self._in_flight.enter(wrapper)
         return None
 
     def _wrap_closure(self, closure: Callable[..., Any], optimizer: Any) -> Callable[..., Any]:
@@ -161,7 +174,7 @@ class Monitor:
         return judged_closure
 
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
-        if not self._sessions:
+        if not self._sessions or not self._in_flight.leave(caller_frame()):
             return
         tracker = self._tracker(optimizer)
         if tracker.unjudged_closure:  # an optimizer that ignored its closure: judge now
@@ -173,17 +186,22 @@ class Monitor:
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
+        observed = False
         for param, state in self._entries(optimizer, tracker):
             if not state.handles and param.requires_grad:  # unfrozen since first seen
                 install_hooks(state, param)
+            observed = observed or state.accumulations > 0
             state.step_boundary(param.grad)
+        if not observed:
+            consumed.mark_latest_consumed()
 
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
         self.last_clear = capture_site(3)
+        deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
-            state.api_clear()
+            state.api_clear(deliberate)
 
     def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None:
         """A param group was added (in the optimizer's constructor, usually) under the guard.
@@ -208,10 +226,22 @@ class Monitor:
             return
         self.last_clear = capture_site(3)
         known_state = self.registry.known_state
+        deliberate = self._deliberate_clears > 0
         for param in module.parameters():
             state = known_state(param)
             if state is not None:
-                state.api_clear()
+                state.api_clear(deliberate)
+
+    @contextlib.contextmanager
+    def deliberate_clears(self) -> Iterator[None]:
+        """Clears inside drop their backward passes on purpose (``zerograd_guard.discard``)."""
+        with self._lock:
+            self._deliberate_clears += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._deliberate_clears -= 1
 
     def step_count(self, optimizer: torch.optim.Optimizer) -> int:
         tracker = self.registry.known_tracker(optimizer)
@@ -233,9 +263,10 @@ class Monitor:
         else:
             if entries:
                 return  # an outer optimizer (Lookahead-style) already judged this very step
-        contract = _contract(self._sessions)
+        contract = _contract(self._sessions, optimizer, tracker.label)
         passes = clean_step(entries, contract)
         if passes is not None:
+            tracker.windows.full()
             self._record_clean(tracker, passes)
             return
         context = StepContext(
@@ -244,8 +275,11 @@ class Monitor:
             step=tracker.steps + 1,
             contract=contract,
             last_clear=self.last_clear,
+            short_window_allowed=tracker.windows.short_allowed,
         )
         judgement = judge_step(entries, context)
+        if contract is not None and not judgement.violations and judgement.backward_passes:
+            tracker.windows.seen(judgement.backward_passes, contract)
         self._record(tracker, context, judgement)
 
     def _record_clean(self, tracker: OptimizerTracker, backward_passes: int) -> None:
@@ -305,10 +339,12 @@ def _warn_at_step(finding: Finding) -> None:
         warnings.warn_explicit(finding.render(), GradientGuardWarning, code.co_filename, line)
 
 
-def _contract(sessions: list[Guard]) -> int | None:
+def _contract(sessions: list[Guard], optimizer: torch.optim.Optimizer, label: str) -> int | None:
+    """The innermost session's contract that covers this optimizer."""
     for session in reversed(sessions):
-        if session.accumulate is not None:
-            return session.accumulate
+        count = session.contract_for(optimizer, label)
+        if count is not None:
+            return count
     return None
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import torch
 
+from zerograd_guard.runtime import consumed
 from zerograd_guard.runtime.sites import Site, backward_site
 
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
@@ -52,8 +53,12 @@ class ParamState:
         "flag",
         "handles",
         "judged",
+        "leak_site",
+        "leaked",
         "origin",
         "param",
+        "pass_task",
+        "pass_version",
         "pending",
         "pending_flag",
         "provisional",
@@ -85,11 +90,19 @@ class ParamState:
         self.pending_flag: torch.Tensor | None = None
         self.window_site: Site | None = None  # the backward pass that opened the window
         self.discard_site: Site | None = None  # ... of the last window a clear discarded
+        # The window holds a pass another optimizer's step consumed, and a later pass.
+        self.leaked = False
+        self.leak_site: Site | None = None
+        # The last pass of the window: its graph task, and the parameter's version then.
+        self.pass_task = consumed.NO_TASK
+        self.pass_version = -1
 
     # --- events -------------------------------------------------------------------
 
     def step_boundary(self, grad: torch.Tensor | None) -> None:
         """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient."""
+        if self.accumulations:
+            consumed.mark_consumed(self.pass_task)
         if grad is None:
             self.boundary_grad = None
             self.boundary_version = -1
@@ -113,20 +126,39 @@ class ParamState:
         self.stepped = True
         self.provisional = True
 
-    def api_clear(self) -> None:
-        """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends."""
+    def api_clear(self, deliberate: bool = False) -> None:
+        """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends.
+
+        The cleared passes count as discarded unless something used them first: another
+        optimizer's step consumed the last one, the parameter itself changed since then
+        (SAM's ``first_step`` perturbs the weights with the gradient, then clears), opacus
+        keeps them in ``p.summed_grad``, or the clear is ``zerograd_guard.discard()``.
+        """
         accumulations = self.accumulations
         self.cleared = True
         self.judged = False
         if not accumulations:
             return
-        self.discarded += accumulations
-        self.discard_site = self.window_site
-        if self.origin == CLEAN:
-            self.discarded_clean += accumulations
+        if not (deliberate or self._used_before_clear()):
+            self.discarded += accumulations
+            self.discard_site = self.window_site
+            if self.origin in (CLEAN, STALE):
+                self.discarded_clean += accumulations
         self.accumulations = 0
         self.origin = NONE
         self.flag = None
+        self.leaked = False
+        self.leak_site = None
+
+    def _used_before_clear(self) -> bool:
+        if consumed.was_consumed(self.pass_task):
+            return True
+        param = self.param()
+        if param is None:
+            return True
+        return (
+            param._version != self.pass_version or getattr(param, "summed_grad", None) is not None
+        )
 
     def _origin_without_pre_hook(self, grad: torch.Tensor | None) -> int:
         """Classify a window whose first accumulation came without a pre-hook call.
@@ -187,16 +219,24 @@ class ParamState:
         self.judged = False
         pending = self.pending
         self.pending = NONE
+        task = consumed.current_task()
         if not self.accumulations:
             if pending == NONE:
                 pending = self._origin_without_pre_hook(param.grad)
             self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
             if pending == STALE:
                 self.flag = self.pending_flag
-            self.window_site = backward_site()
+            self.window_site = backward_site(task)
             self.cleared = False
+        elif task != self.pass_task and consumed.was_consumed(self.pass_task):
+            self.leaked = True  # the earlier pass was another optimizer's: it stepped it
+            if self.leak_site is None:
+                self.leak_site = backward_site(task)
         self.pending_flag = None
         self.accumulations += 1
+        self.pass_task = task
+        self.pass_version = param._version
+        consumed.latest[0] = task
 
 
 _CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing

@@ -20,6 +20,36 @@ from zerograd_guard.runtime.param_state import ParamState, install_hooks, remove
 Entry = tuple[torch.Tensor, ParamState]
 
 
+class ContractWindows:
+    """Which windows an ``accumulate(k)`` contract accepts for one optimizer.
+
+    A window of exactly ``k`` passes is full. A shorter one is accepted when the window
+    before it was full: the last window of an epoch,
+    which Lightning and timm step on purpose. A short first window (the classic
+    ``if i % k == 0`` off-by-one) and two short windows in a row are violations.
+    """
+
+    __slots__ = ("full_seen", "short_open")
+
+    def __init__(self) -> None:
+        self.full_seen = False
+        self.short_open = False
+
+    @property
+    def short_allowed(self) -> bool:
+        return self.full_seen and not self.short_open
+
+    def full(self) -> None:
+        self.full_seen = True
+        self.short_open = False
+
+    def seen(self, passes: int, contract: int) -> None:
+        if passes >= contract:
+            self.full()
+        else:
+            self.short_open = True
+
+
 class OptimizerTracker:
     """One optimizer seen by the monitor (held weakly).
 
@@ -39,6 +69,7 @@ class OptimizerTracker:
         "steps",
         "unjudged_closure",
         "warned",
+        "windows",
     )
 
     def __init__(self, optimizer: torch.optim.Optimizer, label: str) -> None:
@@ -52,6 +83,7 @@ class OptimizerTracker:
         self.steps = 0
         self.warned: set[str] = set()  # warning codes already given: once per optimizer
         self.finalizer: weakref.finalize | None = None
+        self.windows = ContractWindows()
 
 
 class Registry:

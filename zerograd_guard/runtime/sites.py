@@ -46,20 +46,17 @@ def capture_site(skip: int = 1) -> Site | None:
     return None
 
 
-_graph_task_id = getattr(torch._C, "_current_graph_task_id", None)
 _last_backward: list[object] = [None, None]  # [graph task id, site]
 
 
-def backward_site() -> Site | None:
-    """The user line of the running backward pass, captured once per backward pass.
+def backward_site(task: int) -> Site | None:
+    """The user line of the running backward pass (graph-task ``task``), captured once
+    per backward pass.
 
     Called from autograd hooks for every parameter; the graph task id tells whether
     this backward pass was already located. (A race between threads can at worst
     attribute the site of a concurrent backward pass.)
     """
-    if _graph_task_id is None:
-        return capture_site(2)
-    task = _graph_task_id()
     if task != -1 and _last_backward[0] == task:
         return _last_backward[1]  # type: ignore[return-value]
     site = capture_site(2)

@@ -54,6 +54,7 @@ class StepContext:
     step: int
     contract: int | None
     last_clear: Site | None
+    short_window_allowed: bool = False  # an epoch's last window may be short (registry)
 
 
 def clean_step(entries: list[Entry], contract: int | None) -> int | None:
@@ -68,7 +69,13 @@ def clean_step(entries: list[Entry], contract: int | None) -> int | None:
     passes = 0
     for param, state in entries:
         accumulations = state.accumulations
-        if not accumulations or state.origin == STALE or state.discarded or param.grad is None:
+        if (
+            not accumulations
+            or state.origin == STALE
+            or state.discarded
+            or state.leaked
+            or param.grad is None
+        ):
             return None
         if accumulations > passes:
             passes = accumulations
@@ -86,6 +93,7 @@ class StepScan:
     fresh: int = 0  # parameters with a backward pass since the previous step, not stale
     backward_passes: int = 0
     contaminated: list[Entry] = field(default_factory=list)  # stale and not all zero
+    leaked: list[Entry] = field(default_factory=list)  # another optimizer's pass, then own
     discarded: list[Entry] = field(default_factory=list)
     discarded_passes: int = 0
     discarded_clean: bool = False
@@ -111,6 +119,8 @@ def scan_step(entries: list[Entry]) -> StepScan:
                 suspects.append((param, state))
             else:
                 scan.fresh += 1
+            if state.leaked:
+                scan.leaked.append((param, state))
             scan.backward_passes = max(scan.backward_passes, accumulations)
         elif state.discarded:
             scan.discarded.append((param, state))
@@ -141,6 +151,21 @@ def missing_clear(scan: StepScan, context: StepContext) -> Finding | None:
         return None
     sites = _unique(state.window_site for _, state in scan.contaminated)
     return _finding(codes.MISSING_CLEAR, scan.contaminated, context, sites, context.last_clear)
+
+
+def cross_model_leak(scan: StepScan, context: StepContext) -> Finding | None:
+    """ZG101: the step applies a pass another optimizer stepped, plus a later pass.
+
+    Silent under a declared contract (accumulating across another optimizer's steps on
+    purpose), and where the other pass was all the window held (one backward pass
+    feeding two optimizers that both step).
+    """
+    if not scan.leaked or context.contract is not None:
+        return None
+    sites = _unique(
+        site for _, state in scan.leaked for site in (state.window_site, state.leak_site)
+    )
+    return _finding(codes.CROSS_MODEL_LEAK, scan.leaked, context, sites, context.last_clear)
 
 
 def cleared_before_step(scan: StepScan, context: StepContext) -> Finding | None:
@@ -179,7 +204,10 @@ def accumulation_contract(scan: StepScan, context: StepContext) -> Finding | Non
     """ZG103: under ``accumulate(k)``, the step did not consume exactly k backward passes."""
     if not scan.fresh or context.contract is None:
         return None
-    if scan.backward_passes == context.contract and not scan.discarded_passes:
+    if not scan.discarded_passes and (
+        scan.backward_passes == context.contract
+        or (scan.backward_passes < context.contract and context.short_window_allowed)
+    ):
         return None
     detail = (
         f"consumed {scan.backward_passes} backward pass(es)"
@@ -216,6 +244,7 @@ Check = Callable[[StepScan, StepContext], "Finding | None"]
 # (check, is a violation): in order; at most one finding per step.
 CHECKS: tuple[tuple[Check, bool], ...] = (
     (missing_clear, True),
+    (cross_model_leak, True),
     (cleared_before_step, True),
     (repeated_step, True),
     (not_observed, False),
