@@ -290,3 +290,19 @@ def test_package_reexports_the_runtime_lazily():
     for name in ("guard", "accumulate", "GradientGuardError", "GuardReport"):
         assert getattr(zerograd_guard, name) is getattr(runtime, name)
     assert issubclass(zerograd_guard.GradientGuardError, AssertionError)
+
+
+def test_pickling_a_watched_parameter_does_not_warn(model, x):
+    """stable-baselines3 pickles parameters with warnings as errors."""
+    import pickle
+    import warnings
+
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with guard():
+        opt.zero_grad()
+        loss_of(model, x).backward()
+        opt.step()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            restored = pickle.loads(pickle.dumps(model[0].weight))
+    assert torch.equal(restored, model[0].weight)

@@ -380,3 +380,22 @@ def test_per_optimizer_contract_still_catches_a_miscount():
 def test_contract_values_are_validated():
     with pytest.raises(ValueError, match="accumulate"):
         accumulate({"Adam #1": 0})
+
+
+def test_swapped_parameters_are_still_watched(model, x):
+    from zerograd_guard.runtime import GradientGuardError
+
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with pytest.raises(GradientGuardError, match="ZG101"), guard():
+        opt.zero_grad()
+        loss_of(model, x).backward()
+        opt.step()
+        previous = torch.__future__.get_swap_module_params_on_conversion()
+        torch.__future__.set_swap_module_params_on_conversion(True)
+        try:
+            model.to(torch.float64)
+        finally:
+            torch.__future__.set_swap_module_params_on_conversion(previous)
+        for _ in range(2):
+            loss_of(model, x.double()).backward()
+            opt.step()

@@ -232,6 +232,11 @@ class Monitor:
             if state is not None:
                 state.api_clear(deliberate)
 
+    def swapping(
+        self, tensors: tuple[torch.Tensor, ...]
+    ) -> contextlib.AbstractContextManager[None]:
+        return self.registry.weak_references_released(tensors)
+
     @contextlib.contextmanager
     def deliberate_clears(self) -> Iterator[None]:
         """Clears inside drop their backward passes on purpose (``zerograd_guard.discard``)."""

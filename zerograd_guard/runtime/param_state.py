@@ -22,6 +22,7 @@ import weakref
 from typing import Any
 
 import torch
+from torch.utils.hooks import unserializable_hook
 
 from zerograd_guard.runtime import consumed
 from zerograd_guard.runtime.sites import Site, backward_site
@@ -189,6 +190,7 @@ class ParamState:
             and grad_version(grad) == self.boundary_version
         )
 
+    @unserializable_hook  # pickling a watched parameter must not warn about the guard
     def before_accumulation(self, incoming: torch.Tensor) -> None:
         """Pre-accumulation hook: classify what the coming accumulation lands on."""
         param = self.param()
@@ -213,6 +215,7 @@ class ParamState:
         else:
             self.pending = CLEAN
 
+    @unserializable_hook
     def after_accumulation(self, param: torch.Tensor) -> None:
         """Post-accumulation hook: the backward pass really landed in ``.grad``."""
         self.touched = True

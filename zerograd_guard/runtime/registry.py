@@ -9,8 +9,10 @@ under the GIL).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import weakref
+from collections.abc import Iterator
 from typing import Any
 
 import torch
@@ -148,6 +150,42 @@ class Registry:
 
     # --- lifetime ---------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def weak_references_released(self, tensors: tuple[torch.Tensor, ...]) -> Iterator[None]:
+        """Drop the registry's weak references to ``tensors`` (parameters or gradients)
+        while the block runs, then take them again: ``torch.utils.swap_tensors`` refuses
+        tensors that have any, and keeps the Python objects' identity (not their autograd
+        hooks: those are installed again)."""
+        watched = [t for t in tensors if isinstance(t, torch.Tensor) and weakref.getweakrefs(t)]
+        if not watched:
+            yield
+            return
+        with self._lock:
+            params = [(t, self.known_state(t)) for t in watched]
+            params = [(t, state) for t, state in params if state is not None]
+            grads = [
+                (t, state)
+                for t in watched
+                for state in self.states.values()
+                if state.boundary_grad is not None and state.boundary_grad() is t
+            ]
+            for _, state in params:
+                if state.finalizer is not None:
+                    state.finalizer.detach()
+                state.param = _released
+            for _, state in grads:
+                state.boundary_grad = None
+            try:
+                yield
+            finally:
+                for param, state in params:
+                    state.param = weakref.ref(param)
+                    _relink_hooks(state, param)
+                    key = id(param)
+                    state.finalizer = weakref.finalize(param, _forget, self.states, key, state)
+                for grad, state in grads:
+                    state.boundary_grad = weakref.ref(grad)
+
     def clear(self) -> None:
         """Forget everything: detach every finalizer, remove every hook."""
         with self._lock:
@@ -161,6 +199,25 @@ class Registry:
             self.states.clear()
             self.trackers.clear()
             self._optimizers_seen = 0
+
+
+def _relink_hooks(state: ParamState, param: torch.Tensor) -> None:
+    """After a swap the hook dictionaries stay on the Python object but autograd's link
+    to them went with the old tensor. Re-link them when they hold only the guard's
+    hooks (a user's hooks stay as a swap without the guard leaves them: dead)."""
+    remove_hooks(state)
+    if not param.requires_grad:
+        return
+    if param._backward_hooks or getattr(param, "_post_accumulate_grad_hooks", None):
+        return
+    param._backward_hooks = None
+    param._post_accumulate_grad_hooks = None
+    install_hooks(state, param)
+
+
+def _released() -> None:
+    """Stands in for a state's parameter reference during a swap."""
+    return None
 
 
 def _forget(table: dict[int, Any], key: int, entry: object) -> None:
