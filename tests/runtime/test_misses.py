@@ -169,3 +169,38 @@ def test_contract_two_short_windows_in_a_row_are_a_violation(model, x):
             opt.step()
             opt.zero_grad()
     assert caught.value.finding.step == 3
+
+
+def fabric_like_trainer(model, opt, x, batches: int = 20, accumulate_every: int = 4):
+    """Fabric's example trainer with grad_accum_steps > 1: the step condition reads the
+    step counter instead of the batch index, so it stops stepping after step 1."""
+    steps = 0
+    for _ in range(batches):
+        loss_of(model, x).backward()
+        if steps % accumulate_every == 0:  # true at step 0, never again
+            opt.step()
+            opt.zero_grad()
+            steps += 1
+
+
+def test_an_optimizer_that_stops_stepping_is_reported_at_the_end(model, x):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with pytest.warns(GradientGuardWarning, match="stopped stepping"), guard() as session:
+        fabric_like_trainer(model, opt, x)
+    (finding,) = session.report.warnings
+    assert finding.code == "stalled" and "19 backward pass(es)" in finding.detail
+    assert finding.backward_sites
+
+
+def test_a_run_ending_mid_window_is_not_stalled(model, x):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def run():
+        opt.zero_grad()
+        for index in range(10):
+            loss_of(model, x).backward()
+            if index % 4 == 3:
+                opt.step()
+                opt.zero_grad()
+
+    silent(run)

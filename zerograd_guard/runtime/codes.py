@@ -71,3 +71,10 @@ NOT_OBSERVED = RuleText(
     "(flat gradient buffers, FSDP1, CUDA graphs?); the guard is blind for it",
     "nothing to fix in your loop; the guard cannot check this optimizer",
 )
+STALLED = RuleText(
+    "stalled",
+    "optimizer stopped stepping: more backward passes piled up since its last step than "
+    "its largest accumulation window",
+    "check the condition that calls optimizer.step() (an accumulation counter that is "
+    "never reset, a step inside a branch that stopped being taken)",
+)

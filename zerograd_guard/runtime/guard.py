@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import warnings
 import weakref
 from collections.abc import Callable, Mapping
 from typing import Any, Literal, TypeVar
@@ -10,7 +11,7 @@ from typing import Any, Literal, TypeVar
 import torch
 
 from zerograd_guard.runtime.monitor import MONITOR
-from zerograd_guard.runtime.report import Finding, GuardReport
+from zerograd_guard.runtime.report import Finding, GradientGuardWarning, GuardReport
 
 Mode = Literal["error", "warn"]
 F = TypeVar("F", bound=Callable[..., Any])
@@ -99,7 +100,16 @@ class Guard:
     def __exit__(self, *exc_info: object) -> None:
         self._depth -= 1
         if self._depth == 0:
-            MONITOR.pop(self)
+            try:
+                self._report_stalled()
+            finally:
+                MONITOR.pop(self)
+
+    def _report_stalled(self) -> None:
+        """At the end of a session: optimizers that stopped stepping (a warning)."""
+        for finding in MONITOR.stalled():
+            self.report.warnings.append(finding)
+            warnings.warn(finding.render(), GradientGuardWarning, stacklevel=3)
 
     def __call__(self, function: F) -> F:
         @functools.wraps(function)

@@ -28,8 +28,9 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
-from zerograd_guard.runtime import consumed
+from zerograd_guard.runtime import codes, consumed
 from zerograd_guard.runtime.in_flight import StepsInFlight, caller_frame
+from zerograd_guard.runtime.naming import parameter_names
 from zerograd_guard.runtime.param_state import install_hooks
 from zerograd_guard.runtime.patches import Patches
 from zerograd_guard.runtime.registry import Entry, OptimizerTracker, Registry
@@ -287,8 +288,39 @@ class Monitor:
             tracker.windows.seen(judgement.backward_passes, contract)
         self._record(tracker, context, judgement)
 
+    def stalled(self) -> list[Finding]:
+        """Optimizers that stopped stepping while backward passes piled up on their
+        parameters: more passes since their last step than their largest window (or
+        their contract's k). Only optimizers that stepped at least once (an optimizer
+        never stepped may be an evaluation script's)."""
+        findings = []
+        for tracker in list(self.registry.trackers.values()):
+            optimizer = tracker.ref()
+            if optimizer is None or not tracker.steps:
+                continue
+            entries = self._entries(optimizer, tracker)
+            piled = [entry for entry in entries if entry[1].accumulations]
+            pending = max((state.accumulations for _, state in piled), default=0)
+            contract = _contract(self._sessions, optimizer, tracker.label) or 0
+            if pending <= max(tracker.largest_window, contract):
+                continue
+            findings.append(
+                Finding(
+                    rule=codes.STALLED,
+                    optimizer=tracker.label,
+                    step=tracker.steps,
+                    parameters=parameter_names([param for param, _ in piled], optimizer),
+                    detail=f"{pending} backward pass(es) since its last step (step "
+                    f"{tracker.steps}); its largest window was {tracker.largest_window}",
+                    backward_sites=_first_sites(state.window_site for _, state in piled),
+                )
+            )
+        return findings
+
     def _record_clean(self, tracker: OptimizerTracker, backward_passes: int) -> None:
         """A step with no finding: count it and keep its (bounded) event, nothing more."""
+        if backward_passes > tracker.largest_window:
+            tracker.largest_window = backward_passes
         event = StepEvent(tracker.label, tracker.steps + 1, backward_passes, "ok")
         for session in self._sessions:
             report = session.report
@@ -300,6 +332,8 @@ class Monitor:
     ) -> None:
         __tracebackhide__ = True
         sessions = self._sessions
+        if judgement.backward_passes > tracker.largest_window:
+            tracker.largest_window = judgement.backward_passes
         event = StepEvent(tracker.label, context.step, judgement.backward_passes, judgement.verdict)
         for session in sessions:
             report = session.report
@@ -342,6 +376,14 @@ def _warn_at_step(finding: Finding) -> None:
     else:
         code, line = site
         warnings.warn_explicit(finding.render(), GradientGuardWarning, code.co_filename, line)
+
+
+def _first_sites(sites: Iterator[Site | None]) -> list[Site]:
+    found: list[Site] = []
+    for site in sites:
+        if site is not None and site not in found:
+            found.append(site)
+    return found[:3]
 
 
 def _contract(sessions: list[Guard], optimizer: torch.optim.Optimizer, label: str) -> int | None:

@@ -67,6 +67,7 @@ class OptimizerTracker:
         "group_count",
         "groups",
         "label",
+        "largest_window",
         "ref",
         "steps",
         "unjudged_closure",
@@ -83,6 +84,7 @@ class OptimizerTracker:
         self.unjudged_closure = False
         self.label = label
         self.steps = 0
+        self.largest_window = 0  # most backward passes one of its steps consumed
         self.warned: set[str] = set()  # warning codes already given: once per optimizer
         self.finalizer: weakref.finalize | None = None
         self.windows = ContractWindows()
