@@ -136,6 +136,9 @@ def test_optimizer_step_in_backward_built_before_the_guard(x):
                 loss_of(model, x).backward()
     assert not session.report.violations and not session.report.warnings
     assert session.report.steps_checked == 3 * 4
+    # Watched from the first step on; from the second backward pass the guard's hooks
+    # run before the step hook, so each step sees its pass.
+    assert [event.backward_passes for event in session.report.events][4:] == [1] * 8
 
 
 def test_optimizer_step_in_backward_built_under_the_guard(session, x):

@@ -13,6 +13,7 @@ is that a pass is no longer known to be consumed, which makes the guard more len
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import islice
 
 import torch
@@ -26,9 +27,12 @@ _consumed: dict[int, None] = {}
 latest: list[int] = [NO_TASK]
 
 
-def current_task() -> int:
-    """The running backward pass's graph-task id (``NO_TASK`` outside one)."""
-    return _graph_task_id() if _graph_task_id is not None else NO_TASK
+def current_task_function() -> Callable[[], int]:
+    """A function returning the running backward pass's graph-task id (``NO_TASK``
+    outside one): torch's own where it has one, so the hot path makes no extra call."""
+    if _graph_task_id is not None:
+        return _graph_task_id  # type: ignore[no-any-return]
+    return lambda: NO_TASK
 
 
 def mark_consumed(task: int) -> None:

@@ -28,6 +28,7 @@ from zerograd_guard.runtime import consumed
 from zerograd_guard.runtime.sites import Site, backward_site
 
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
+_current_task = consumed.current_task_function()  # called once per accumulation
 
 
 def grad_version(grad: torch.Tensor) -> int:
@@ -222,8 +223,9 @@ class ParamState:
         self.judged = False
         pending = self.pending
         self.pending = NONE
-        task = consumed.current_task()
+        task = _current_task()
         if not self.accumulations:
+            consumed.latest[0] = task
             if pending == NONE:
                 pending = self._origin_without_pre_hook(param.grad)
             self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
@@ -239,7 +241,6 @@ class ParamState:
         self.accumulations += 1
         self.pass_task = task
         self.pass_version = param._version
-        consumed.latest[0] = task
 
 
 _CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing
@@ -257,9 +258,25 @@ def any_nonzero(grad: torch.Tensor) -> torch.Tensor | None:
 
 def install_hooks(state: ParamState, param: torch.Tensor) -> None:
     """Register the two autograd hooks: the state's own methods (it holds the parameter
-    weakly), so each hook is one Python call."""
-    state.handles.append(param.register_hook(state.before_accumulation))
-    state.handles.append(param.register_post_accumulate_grad_hook(state.after_accumulation))
+    weakly), so each hook is one Python call.
+
+    They are moved ahead of hooks registered earlier: with an optimizer step inside a
+    post-accumulate hook (PyTorch's optimizer-in-backward recipe) whose optimizers exist
+    before the guard, the guard must see the accumulation before that step does.
+    """
+    pre = param.register_hook(state.before_accumulation)
+    post = param.register_post_accumulate_grad_hook(state.after_accumulation)
+    state.handles += [pre, post]
+    for hooks, handle in ((param._backward_hooks, pre), (param._post_accumulate_grad_hooks, post)):
+        if hooks is not None and len(hooks) > 1:
+            _move_to_front(hooks, handle.id)
+
+
+def _move_to_front(hooks: dict[int, Any], key: int) -> None:
+    """Re-insert the others after ``key``: autograd walks the dictionary's storage
+    (``PyDict_Next``), which ``OrderedDict.move_to_end`` does not reorder."""
+    for other in [k for k in hooks if k != key]:
+        hooks[other] = hooks.pop(other)
 
 
 def remove_hooks(state: ParamState) -> None:
