@@ -283,7 +283,7 @@ class Monitor:
             last_clear=self.last_clear,
             short_window_allowed=tracker.windows.short_allowed,
         )
-        judgement = judge_step(entries, context)
+        judgement = judge_step(entries, context, tracker.warned)
         if contract is not None and not judgement.violations and judgement.backward_passes:
             tracker.windows.seen(judgement.backward_passes, contract)
         self._record(tracker, context, judgement)

@@ -4,22 +4,39 @@ The guard holds no references to models. On a report it asks the optimizer for
 ``param_names`` (torch >= 2.6 accepts named parameters), then scans live
 ``nn.Module`` objects and names each parameter from the outermost module owning it
 (``model.0.weight`` for a wrapper holding ``self.model = nn.Sequential(...)``).
+The scan runs once per optimizer, for all its parameters, and is cached (weakly keyed
+by the optimizer): a run that keeps reporting does not rescan live objects each time.
 """
 
 from __future__ import annotations
 
 import gc
+import weakref
 from collections.abc import Iterable
 
 import torch
 
 
+_cache: weakref.WeakKeyDictionary[torch.optim.Optimizer, dict[int, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
 def parameter_names(params: Iterable[torch.Tensor], optimizer: torch.optim.Optimizer) -> list[str]:
     wanted = list(params)
-    names = _names_from_optimizer(optimizer)
-    if not all(id(param) in names for param in wanted):
-        module_names = _names_from_modules({id(param) for param in wanted})
-        names = {**module_names, **names}
+    names = _cache.get(optimizer)
+    if names is None or not all(id(param) in names for param in wanted):
+        names = _names_from_optimizer(optimizer)
+        every = {id(p): p for group in optimizer.param_groups for p in group["params"]}
+        every.update((id(param), param) for param in wanted)
+        if not every.keys() <= names.keys():
+            names = {**_names_from_modules(set(every)), **names}
+        for key, param in every.items():  # unnamed ones too: no rescan for them
+            names.setdefault(key, _anonymous(param))
+        try:
+            _cache[optimizer] = names
+        except TypeError:  # an optimizer-like object without weak references
+            pass
     return [names.get(id(param), _anonymous(param)) for param in wanted]
 
 

@@ -18,7 +18,7 @@ Decisions, per step:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 import torch
@@ -253,10 +253,20 @@ CHECKS: tuple[tuple[Check, bool], ...] = (
 )
 
 
-def judge_step(entries: list[Entry], context: StepContext) -> Judgement:
+WARNING_CODES = {not_observed: codes.NOT_OBSERVED.code, discarded_window: codes.DISCARDED.code}
+
+
+def judge_step(
+    entries: list[Entry], context: StepContext, already_warned: Collection[str] = ()
+) -> Judgement:
+    """Run the checks in order. A warning already given for this optimizer is not
+    built again (it is shown once per optimizer): its check is skipped, which changes no
+    verdict, as no later check can fire where a warning check did."""
     scan = scan_step(entries)
     judgement = Judgement(backward_passes=scan.backward_passes)
     for check, is_violation in CHECKS:
+        if not is_violation and WARNING_CODES[check] in already_warned:
+            continue
         finding = check(scan, context)
         if finding is not None:
             (judgement.violations if is_violation else judgement.warnings).append(finding)
