@@ -204,3 +204,25 @@ def test_a_run_ending_mid_window_is_not_stalled(model, x):
                 opt.zero_grad()
 
     silent(run)
+
+
+def test_last_clear_is_of_these_parameters_and_discards_show_their_backward_line():
+    """A GAN's finding on G once showed D's netD.zero_grad() as the last clear."""
+    generator, discriminator = gan()
+    opt_g, opt_d = optimizers(generator, discriminator)
+    real = torch.randn(8, 4)
+    with pytest.warns(GradientGuardWarning), guard("warn") as session:
+        for _ in range(3):
+            generator.zero_grad()
+            discriminator(generator(torch.randn(8, 2))).mean().backward()  # line A
+            generator.zero_grad()  # discards line A's pass on G
+            discriminator(generator(torch.randn(8, 2))).mean().neg().backward()
+            opt_g.step()
+            discriminator.zero_grad()
+            discriminator(real).pow(2).mean().backward()
+            opt_d.step()
+    (finding,) = [f for f in session.report.warnings if f.code == "ZG103"]
+    rendered = finding.render()
+    assert "last clear:" in rendered and "generator.zero_grad()" in rendered
+    assert "discriminator.zero_grad()" not in rendered
+    assert "backward:" in rendered and ".mean().backward()  # line A" in rendered

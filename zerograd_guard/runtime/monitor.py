@@ -199,10 +199,10 @@ class Monitor:
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        self.last_clear = capture_site(3)
+        site = self.last_clear = capture_site(3)
         deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
-            state.api_clear(deliberate)
+            state.api_clear(deliberate, site)
 
     def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None:
         """A param group was added (in the optimizer's constructor, usually) under the guard.
@@ -225,13 +225,13 @@ class Monitor:
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        self.last_clear = capture_site(3)
+        site = self.last_clear = capture_site(3)
         known_state = self.registry.known_state
         deliberate = self._deliberate_clears > 0
         for param in module.parameters():
             state = known_state(param)
             if state is not None:
-                state.api_clear(deliberate)
+                state.api_clear(deliberate, site)
 
     def swapping(
         self, tensors: tuple[torch.Tensor, ...]

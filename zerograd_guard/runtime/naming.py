@@ -10,12 +10,12 @@ by the optimizer): a run that keeps reporting does not rescan live objects each 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
 from collections.abc import Iterable
 
 import torch
-
 
 _cache: weakref.WeakKeyDictionary[torch.optim.Optimizer, dict[int, str]] = (
     weakref.WeakKeyDictionary()
@@ -33,10 +33,8 @@ def parameter_names(params: Iterable[torch.Tensor], optimizer: torch.optim.Optim
             names = {**_names_from_modules(set(every)), **names}
         for key, param in every.items():  # unnamed ones too: no rescan for them
             names.setdefault(key, _anonymous(param))
-        try:
+        with contextlib.suppress(TypeError):  # an optimizer-like object without weakrefs
             _cache[optimizer] = names
-        except TypeError:  # an optimizer-like object without weak references
-            pass
     return [names.get(id(param), _anonymous(param)) for param in wanted]
 
 

@@ -47,6 +47,7 @@ class ParamState:
         "accumulations",
         "boundary_grad",
         "boundary_version",
+        "clear_site",
         "cleared",
         "discard_site",
         "discarded",
@@ -78,6 +79,7 @@ class ParamState:
         self.boundary_version = -1
         self.touched = False
         self.provisional = False
+        self.clear_site: Site | None = None  # the last clear of this parameter
         self.reset_window()
 
     def reset_window(self) -> None:
@@ -128,7 +130,7 @@ class ParamState:
         self.stepped = True
         self.provisional = True
 
-    def api_clear(self, deliberate: bool = False) -> None:
+    def api_clear(self, deliberate: bool = False, site: Site | None = None) -> None:
         """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends.
 
         The cleared passes count as discarded unless something used them first: another
@@ -139,6 +141,8 @@ class ParamState:
         accumulations = self.accumulations
         self.cleared = True
         self.judged = False
+        if site is not None:
+            self.clear_site = site
         if not accumulations:
             return
         if not (deliberate or self._used_before_clear()):

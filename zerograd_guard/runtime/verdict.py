@@ -150,7 +150,9 @@ def missing_clear(scan: StepScan, context: StepContext) -> Finding | None:
     if not scan.contaminated:
         return None
     sites = _unique(state.window_site for _, state in scan.contaminated)
-    return _finding(codes.MISSING_CLEAR, scan.contaminated, context, sites, context.last_clear)
+    return _finding(
+        codes.MISSING_CLEAR, scan.contaminated, context, sites, _last_clear(scan.contaminated)
+    )
 
 
 def cross_model_leak(scan: StepScan, context: StepContext) -> Finding | None:
@@ -165,7 +167,7 @@ def cross_model_leak(scan: StepScan, context: StepContext) -> Finding | None:
     sites = _unique(
         site for _, state in scan.leaked for site in (state.window_site, state.leak_site)
     )
-    return _finding(codes.CROSS_MODEL_LEAK, scan.leaked, context, sites, context.last_clear)
+    return _finding(codes.CROSS_MODEL_LEAK, scan.leaked, context, sites, _last_clear(scan.leaked))
 
 
 def cleared_before_step(scan: StepScan, context: StepContext) -> Finding | None:
@@ -176,8 +178,8 @@ def cleared_before_step(scan: StepScan, context: StepContext) -> Finding | None:
         codes.CLEARED_BEFORE_STEP,
         scan.discarded,
         context,
-        _unique(state.discard_site or state.window_site for _, state in scan.discarded),
-        context.last_clear,
+        _window_sites(scan.discarded),
+        _last_clear(scan.discarded),
         f"{scan.discarded_passes} backward pass(es) since the previous step, all cleared",
     )
 
@@ -190,7 +192,7 @@ def repeated_step(scan: StepScan, context: StepContext) -> Finding | None:
     repeated = [entry for entry, value in zip(scan.stale, nonzero, strict=True) if value]
     if not repeated:
         return None
-    return _finding(codes.REPEATED_STEP, repeated, context, [], context.last_clear)
+    return _finding(codes.REPEATED_STEP, repeated, context, [], _last_clear(repeated))
 
 
 def not_observed(scan: StepScan, context: StepContext) -> Finding | None:
@@ -214,12 +216,13 @@ def accumulation_contract(scan: StepScan, context: StepContext) -> Finding | Non
         + (f", {scan.discarded_passes} more discarded by clears" if scan.discarded_passes else "")
         + f"; contract: accumulate({context.contract})"
     )
+    affected = scan.discarded or _accumulated(scan.entries)
     return _finding(
         codes.ACCUMULATION_CONTRACT,
-        scan.discarded or _accumulated(scan.entries),
+        affected,
         context,
-        [],
-        context.last_clear,
+        _window_sites(affected),
+        _last_clear(affected),
         detail,
     )
 
@@ -228,12 +231,13 @@ def discarded_window(scan: StepScan, context: StepContext) -> Finding | None:
     """ZG103 warning, no contract: a clear threw away a window that began after a clear."""
     if not scan.fresh or context.contract is not None or not scan.discarded_clean:
         return None
+    affected = scan.discarded or [e for e in scan.entries if e[1].discarded_clean]
     return _finding(
         codes.DISCARDED,
-        scan.discarded or [e for e in scan.entries if e[1].discarded_clean],
+        affected,
         context,
-        [],
-        context.last_clear,
+        _window_sites(affected),
+        _last_clear(affected),
         f"{scan.discarded_passes} backward pass(es) discarded; "
         f"this step consumed {scan.backward_passes}",
     )
@@ -272,6 +276,18 @@ def judge_step(
             (judgement.violations if is_violation else judgement.warnings).append(finding)
             break
     return judgement
+
+
+def _last_clear(entries: list[Entry]) -> Site | None:
+    """The last clear of these parameters (not another model's), None if never cleared."""
+    for _, state in entries:
+        if state.clear_site is not None:
+            return state.clear_site
+    return None
+
+
+def _window_sites(entries: list[Entry]) -> list[Site]:
+    return _unique(state.discard_site or state.window_site for _, state in entries)
 
 
 def _accumulated(entries: list[Entry]) -> list[Entry]:
