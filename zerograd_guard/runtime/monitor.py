@@ -168,6 +168,7 @@ class Monitor:
                 tracker = self._tracker(owner)
                 tracker.unjudged_closure = False
                 self._judge(owner, tracker)
+                tracker.counted_in_step = True  # LBFGS evaluates it many times: one step
                 self._boundary(owner, tracker)
             return result
 
@@ -182,6 +183,7 @@ class Monitor:
             tracker.unjudged_closure = False
             self._judge(optimizer, tracker)
         tracker.steps += 1
+        tracker.counted_in_step = False
         self._boundary(optimizer, tracker)
 
     def _boundary(
@@ -321,6 +323,8 @@ class Monitor:
         """A step with no finding: count it and keep its (bounded) event, nothing more."""
         if backward_passes > tracker.largest_window:
             tracker.largest_window = backward_passes
+        if tracker.counted_in_step:
+            return
         event = StepEvent(tracker.label, tracker.steps + 1, backward_passes, "ok")
         for session in self._sessions:
             report = session.report
@@ -335,7 +339,7 @@ class Monitor:
         if judgement.backward_passes > tracker.largest_window:
             tracker.largest_window = judgement.backward_passes
         event = StepEvent(tracker.label, context.step, judgement.backward_passes, judgement.verdict)
-        for session in sessions:
+        for session in sessions if not tracker.counted_in_step else ():
             report = session.report
             report.steps_checked += 1
             report.events.append(event)

@@ -62,6 +62,7 @@ class OptimizerTracker:
     """
 
     __slots__ = (
+        "counted_in_step",
         "entries",
         "finalizer",
         "group_count",
@@ -82,6 +83,8 @@ class OptimizerTracker:
         self.group_count = 0
         # A closure was passed to the running step and has not been called yet.
         self.unjudged_closure = False
+        # A closure evaluation of the running step was counted (LBFGS runs it many times).
+        self.counted_in_step = False
         self.label = label
         self.steps = 0
         self.largest_window = 0  # most backward passes one of its steps consumed
