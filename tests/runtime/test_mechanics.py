@@ -306,3 +306,22 @@ def test_pickling_a_watched_parameter_does_not_warn(model, x):
             warnings.simplefilter("error")
             restored = pickle.loads(pickle.dumps(model[0].weight))
     assert torch.equal(restored, model[0].weight)
+
+
+def test_guard_refuses_to_decorate_generators_and_async_functions():
+    """Decorating them guarded nothing: the body runs after the call returned."""
+
+    def batches():
+        yield 1
+
+    async def train():
+        return None
+
+    async def stream():
+        yield 1
+
+    for function in (batches, train, stream):
+        with pytest.raises(TypeError, match=r"cannot decorate .*use `with zerograd_guard\.guard"):
+            guard(function)
+        with pytest.raises(TypeError, match="generator or async"):
+            guard("warn")(function)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 import weakref
 from collections.abc import Callable, Mapping
@@ -112,6 +113,18 @@ class Guard:
             warnings.warn(finding.render(), GradientGuardWarning, stacklevel=3)
 
     def __call__(self, function: F) -> F:
+        if (
+            inspect.isgeneratorfunction(function)
+            or inspect.iscoroutinefunction(function)
+            or (inspect.isasyncgenfunction(function))
+        ):
+            # Its body runs after the call returns, in pieces: a decorator cannot guard it.
+            raise TypeError(
+                f"@guard cannot decorate {function.__qualname__}: a generator or async "
+                "function runs after the call returns; use `with zerograd_guard.guard():` "
+                "inside its body instead"
+            )
+
         @functools.wraps(function)
         def guarded(*args: Any, **kwargs: Any) -> Any:
             with self:
