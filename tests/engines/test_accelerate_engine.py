@@ -83,3 +83,14 @@ def test_loop_without_zero_grad_is_caught(runtime: ModuleType, k: int) -> None:
     with pytest.raises(runtime.GradientGuardError) as caught, runtime.guard():
         train_accelerate(k, MICRO_BATCHES, broken=True)
     assert caught.value.finding.code == "ZG101"
+
+
+def test_sites_point_at_the_users_lines_not_inside_accelerate(runtime: ModuleType) -> None:
+    """Step and clear sites once read accelerate/optimizer.py."""
+    session = runtime.guard("warn")
+    with pytest.warns(runtime.GradientGuardWarning), session:
+        train_accelerate(2, MICRO_BATCHES, clear_first=True)
+    (finding,) = session.report.warnings
+    sites = [finding.step_site, finding.clear_site, *finding.backward_sites]
+    files = {site[0].co_filename for site in sites if site is not None}
+    assert files and all(path.endswith("accelerate_loop.py") for path in files), files
