@@ -63,6 +63,14 @@ _INTERNAL_DIRS = (
 _internal_by_id: dict[int, tuple[CodeType, bool]] = {}
 
 
+def is_user_code(code: CodeType) -> bool:
+    known = _internal_by_id.get(id(code))
+    if known is None:
+        known = code, code.co_filename.startswith(_INTERNAL_DIRS)
+        _internal_by_id[id(code)] = known
+    return not known[1]
+
+
 def capture_site(skip: int = 1) -> Site | None:
     """Return the innermost caller frame that is user code, or None (autograd threads)."""
     try:
