@@ -13,7 +13,6 @@ no longer on the stack) and dropped at the next nested-looking call.
 
 from __future__ import annotations
 
-import sys
 import threading
 from types import FrameType
 
@@ -65,8 +64,3 @@ def _enclosing_frames(frame: FrameType) -> set[tuple[int, object]]:
         found.add((id(current), current.f_code))
         current = current.f_back
     return found
-
-
-def caller_frame() -> FrameType:
-    """The frame of torch's step wrapper, seen from a step hook of the monitor."""
-    return sys._getframe(2)

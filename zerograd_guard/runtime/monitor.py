@@ -16,6 +16,7 @@ parameter's state, which is safe under the GIL.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 import warnings
 import weakref
@@ -29,7 +30,7 @@ from torch.optim.optimizer import (
 )
 
 from zerograd_guard.runtime import codes, consumed
-from zerograd_guard.runtime.in_flight import StepsInFlight, caller_frame
+from zerograd_guard.runtime.in_flight import StepsInFlight
 from zerograd_guard.runtime.naming import parameter_names
 from zerograd_guard.runtime.param_state import install_hooks
 from zerograd_guard.runtime.patches import Patches
@@ -67,6 +68,7 @@ class Monitor:
         self._patches = Patches(self)
         self._in_flight = StepsInFlight()
         self._deliberate_clears = 0  # > 0 while zerograd_guard.discard() clears
+        self._contracts = False  # some session declares accumulate(...)
         self.last_clear: Site | None = None
         self.listeners: list[FindingListener] = []
 
@@ -85,6 +87,7 @@ class Monitor:
             if not self._sessions:
                 self._install()
             self._sessions.append(session)
+            self._contracts = _any_contract(self._sessions)
 
     def pop(self, session: Guard) -> None:
         with self._lock:
@@ -92,6 +95,7 @@ class Monitor:
                 if self._sessions[index] is session:
                     del self._sessions[index]
                     break
+            self._contracts = _any_contract(self._sessions)
             if not self._sessions:
                 self._uninstall()
 
@@ -138,7 +142,7 @@ class Monitor:
         __tracebackhide__ = True
         if not self._sessions:  # a call in flight while the last guard exited
             return None
-        wrapper = caller_frame()
+        wrapper = sys._getframe(1)  # torch's step wrapper (see in_flight)
         if self._in_flight.nested(wrapper):
             return None  # part of the outer step (SAM's base step, super().step())
         tracker = self._tracker(optimizer)
@@ -176,7 +180,7 @@ class Monitor:
         return judged_closure
 
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
-        if not self._sessions or not self._in_flight.leave(caller_frame()):
+        if not self._sessions or not self._in_flight.leave(sys._getframe(1)):
             return
         tracker = self._tracker(optimizer)
         if tracker.unjudged_closure:  # an optimizer that ignored its closure: judge now
@@ -271,10 +275,11 @@ class Monitor:
         else:
             if entries:
                 return  # an outer optimizer (Lookahead-style) already judged this very step
-        contract = _contract(self._sessions, optimizer, tracker.label)
+        contract = _contract(self._sessions, optimizer, tracker.label) if self._contracts else None
         passes = clean_step(entries, contract)
         if passes is not None:
-            tracker.windows.full()
+            if contract is not None:
+                tracker.windows.full()
             self._record_clean(tracker, passes)
             return
         context = StepContext(
@@ -388,6 +393,10 @@ def _first_sites(sites: Iterator[Site | None]) -> list[Site]:
         if site is not None and site not in found:
             found.append(site)
     return found[:3]
+
+
+def _any_contract(sessions: list[Guard]) -> bool:
+    return any(s.accumulate is not None or s.contracts is not None for s in sessions)
 
 
 def _contract(sessions: list[Guard], optimizer: torch.optim.Optimizer, label: str) -> int | None:
