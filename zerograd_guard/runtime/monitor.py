@@ -121,8 +121,8 @@ class Monitor:
     # --- registry -------------------------------------------------------------------
 
     def _tracker(self, optimizer: torch.optim.Optimizer) -> OptimizerTracker:
-        tracker = self.registry.known_tracker(optimizer)
-        if tracker is not None:
+        tracker = self.registry.trackers.get(id(optimizer))  # known_tracker, inlined
+        if tracker is not None and tracker.ref() is optimizer:
             return tracker
         tracker = self.registry.new_tracker(optimizer)
         for session in self._sessions:
@@ -194,10 +194,15 @@ class Monitor:
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
         observed = False
+        marked = consumed.NO_TASK
         for param, state in self._entries(optimizer, tracker):
             if not state.handles and param.requires_grad:  # unfrozen since first seen
                 install_hooks(state, param)
-            observed = observed or state.accumulations > 0
+            if state.accumulations:
+                observed = True
+                if state.pass_task != marked:  # one backward pass: usually one task
+                    marked = state.pass_task
+                    consumed.mark_consumed(marked)
             state.step_boundary(param.grad)
         if not observed:
             consumed.mark_latest_consumed()

@@ -104,9 +104,9 @@ class ParamState:
     # --- events -------------------------------------------------------------------
 
     def step_boundary(self, grad: torch.Tensor | None) -> None:
-        """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient."""
-        if self.accumulations:
-            consumed.mark_consumed(self.pass_task)
+        """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient.
+
+        (The monitor marks the window's backward passes consumed.)"""
         if grad is None:
             self.boundary_grad = None
             self.boundary_version = -1
