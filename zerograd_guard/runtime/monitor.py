@@ -210,6 +210,7 @@ class Monitor:
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
+        optimizer = _unwrapped(optimizer)
         site = self.last_clear = capture_site(3)
         deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
@@ -398,6 +399,20 @@ def _first_sites(sites: Iterator[Site | None]) -> list[Site]:
         if site is not None and site not in found:
             found.append(site)
     return found[:3]
+
+
+def _unwrapped(optimizer: torch.optim.Optimizer) -> torch.optim.Optimizer:
+    """The torch optimizer behind a wrapper that subclasses its class without running
+    ``Optimizer.__init__`` (Lightning's ``LightningOptimizer``): one optimizer, one label."""
+    for _ in range(8):
+        state = getattr(optimizer, "__dict__", {})
+        if "_optimizer_step_pre_hooks" in state:
+            return optimizer
+        inner = state.get("_optimizer", state.get("optimizer"))
+        if not isinstance(inner, torch.optim.Optimizer) or inner is optimizer:
+            return optimizer
+        optimizer = inner
+    return optimizer
 
 
 def _any_contract(sessions: list[Guard]) -> bool:
