@@ -55,18 +55,25 @@ def small_cnn() -> torch.nn.Module:
     )
 
 
+def many_small_tensors() -> torch.nn.Module:
+    """200 ``Linear(8, 8)`` (400 parameter tensors): the guard's per-tensor cost dominates."""
+    return torch.nn.Sequential(*(torch.nn.Linear(8, 8) for _ in range(200)))
+
+
 @dataclass(frozen=True)
 class Workload:
     name: str
     build: Callable[[], torch.nn.Module]
     input_shape: tuple[int, ...]
     steps_divisor: int  # fewer iterations per block for the slow models
+    optimizer: Callable[..., torch.optim.Optimizer] = torch.optim.Adam
 
 
 WORKLOADS = (
     Workload("tiny 2-layer MLP", tiny_mlp, (32, 32), 1),
     Workload("10M-param MLP", ten_million_mlp, (32, 1120), 10),
     Workload("small CNN", small_cnn, (32, 3, 32, 32), 4),
+    Workload("200x Linear(8,8)", many_small_tensors, (4, 8), 4, torch.optim.SGD),
 )
 
 
@@ -113,10 +120,13 @@ class Overhead:
 
 
 def make_iteration(
-    model: torch.nn.Module, input_shape: tuple[int, ...], device: torch.device
+    model: torch.nn.Module,
+    input_shape: tuple[int, ...],
+    device: torch.device,
+    optimizer: Callable[..., torch.optim.Optimizer] = torch.optim.Adam,
 ) -> Callable[[], None]:
     model.to(device)
-    opt = torch.optim.Adam(model.parameters())
+    opt = optimizer(model.parameters(), lr=1e-3)
     x = torch.randn(*input_shape, device=device)
 
     def iteration() -> None:
@@ -145,7 +155,7 @@ def timed_block(iteration: Callable[[], None], steps: int, device: torch.device)
 
 def measure(workload: Workload, device: torch.device, blocks: int, steps: int) -> Overhead:
     model = workload.build()
-    iteration = make_iteration(model, workload.input_shape, device)
+    iteration = make_iteration(model, workload.input_shape, device, workload.optimizer)
     steps = max(2, steps // workload.steps_divisor)
     for _ in range(5):
         iteration()
@@ -206,12 +216,15 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=20)
     parser.add_argument("--device", action="append", default=None)
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--only", help="run only the workloads whose name contains this")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     devices = args.device or ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
     torch.manual_seed(0)
     for device_name in devices:
         for workload in WORKLOADS:
+            if args.only and args.only not in workload.name:
+                continue
             print(measure(workload, torch.device(device_name), args.blocks, args.steps).line())
 
 

@@ -10,7 +10,14 @@ from pathlib import Path
 import zerograd_guard
 
 ROOT = Path(__file__).resolve().parents[1]
-PUBLIC = ["guard", "accumulate", "GradientGuardError", "GradientGuardWarning", "GuardReport"]
+PUBLIC = [
+    "guard",
+    "accumulate",
+    "discard",
+    "GradientGuardError",
+    "GradientGuardWarning",
+    "GuardReport",
+]
 
 
 def _python(code: str) -> str:

@@ -24,12 +24,14 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time: __getattr_
         GradientGuardWarning,
         GuardReport,
         accumulate,
+        discard,
         guard,
     )
 
 _RUNTIME_EXPORTS = (
     "guard",
     "accumulate",
+    "discard",
     "GradientGuardError",
     "GradientGuardWarning",
     "GuardReport",
@@ -41,6 +43,7 @@ __all__ = [
     "GuardReport",
     "__version__",
     "accumulate",
+    "discard",
     "guard",
 ]
 

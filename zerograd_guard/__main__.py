@@ -1,9 +1,11 @@
 """``zerograd-guard`` / ``python -m zerograd_guard``: the runtime guard's command line.
 
-``zerograd-guard run [--max-steps N] [--warn] [--accumulate K] [--report PATH] script.py [args...]``
-runs a training script under the guard and exits 1 on a violation, 2 on a usage
-error, otherwise with the script's own exit status. ``ZEROGRAD_GUARD=warn`` in the
-environment selects warn mode like ``--warn``.
+``zerograd-guard run [--max-steps N] [--warn] [--strict] [--accumulate K] [--report PATH]
+script.py [args...]`` runs a training script under the guard and exits 1 on a
+violation (with ``--strict`` also on a warning, or when no optimizer was watched), 2
+on a usage error, otherwise with the script's own exit status. ``ZEROGRAD_GUARD=warn``
+in the environment selects warn mode like ``--warn`` (other values: ``error``, ``1``,
+``true``...; an unknown value is a usage error).
 """
 
 from __future__ import annotations
@@ -16,6 +18,11 @@ from collections.abc import Sequence
 from zerograd_guard._version import __version__
 
 ENV_MODE = "ZEROGRAD_GUARD"
+# Accepted ``ZEROGRAD_GUARD`` values (the pytest plugin's ini spellings) and their mode.
+ENV_VALUES = {
+    **dict.fromkeys(("", "1", "true", "yes", "on", "error"), "error"),
+    "warn": "warn",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument(
         "--warn", action="store_true", help="report violations without failing (exit status)"
+    )
+    run.add_argument(
+        "--strict",
+        action="store_true",
+        help="also exit 1 on warnings (a clear every micro-batch, an optimizer that stopped "
+        "stepping) and when no optimizer was watched",
     )
     run.add_argument(
         "--accumulate",
@@ -78,7 +91,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         write_json_report,
     )
 
-    warn = options.warn or os.environ.get(ENV_MODE, "").strip().lower() == "warn"
+    env_value = os.environ.get(ENV_MODE, "").strip().lower()
+    if env_value not in ENV_VALUES:
+        print(
+            f"zerograd-guard: error: {ENV_MODE}={os.environ[ENV_MODE]!r}: expected warn, "
+            "error, 1 or true",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    warn = options.warn or ENV_VALUES[env_value] == "warn"
     try:
         outcome = run_script(
             options.script,
@@ -86,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             mode="warn" if warn else "error",
             max_steps=options.max_steps,
             accumulate=options.accumulate,
+            strict=options.strict,
         )
     except UsageError as error:
         print(f"zerograd-guard: error: {error}", file=sys.stderr)

@@ -63,6 +63,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
             help=argparse.SUPPRESS,
         )
     group.addoption(
+        "--zerograd-guard-strict",
+        action="store_true",
+        default=False,
+        dest="zerograd_guard_strict",
+        help="fail the run (exit status 1) when the guard only warned (a clear every "
+        "micro-batch, an optimizer that stopped stepping)",
+    )
+    group.addoption(
         "--zerograd-guard-report",
         default=None,
         metavar="PATH",
@@ -125,7 +133,11 @@ def _mode(config: pytest.Config) -> str:
         return option
     env = os.environ.get("ZEROGRAD_GUARD")
     if env is not None and env.strip():
-        return _INI_VALUES.get(env.strip().lower(), "error")
+        if env.strip().lower() not in _INI_VALUES:
+            raise pytest.UsageError(
+                f"ZEROGRAD_GUARD={env!r}: expected true, warn or off (or 1/0, yes/no, on)"
+            )
+        return _INI_VALUES[env.strip().lower()]
     value = str(config.getini("zerograd_guard")).strip().lower()
     if value not in _INI_VALUES:
         raise pytest.UsageError(
@@ -313,6 +325,16 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         f"{_count(steps, 'optimizer step')} checked, {_count(violations, 'violation')}, "
         f"{_count(warnings, 'warning')}" + (including if children else "")
     )
+    if config.getoption("zerograd_guard_strict", False) and warnings:
+        terminalreporter.write_line(
+            f"zerograd-guard: --zerograd-guard-strict: {warnings} warning(s) fail the run"
+        )
+
+
+def _warning_count(state: dict[str, Any]) -> int:
+    tests = state["tests"]
+    children = [child for test in tests for child in test.get("children", ())]
+    return sum(len(result["warnings"]) for result in [*tests, *children])
 
 
 def _count(number: int, singular: str, plural: str | None = None) -> str:
@@ -322,6 +344,15 @@ def _count(number: int, singular: str, plural: str | None = None) -> str:
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
     state = config.stash.get(_SESSION_KEY, None)
+    strict = config.getoption("zerograd_guard_strict", False)
+    if (
+        strict
+        and state is not None
+        and not hasattr(config, "workerinput")
+        and session.exitstatus == pytest.ExitCode.OK
+        and _warning_count(state)
+    ):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
     path = config.getoption("zerograd_guard_report", None)
     if state is None or not path or hasattr(config, "workerinput"):
         return

@@ -29,6 +29,11 @@ EXIT_VIOLATION = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 MAX_STEPS_LISTED = 8
+NOTHING_WATCHED = (
+    "zerograd-guard: warning: NO OPTIMIZER WAS WATCHED: the script never stepped or cleared "
+    "a torch.optim optimizer, so nothing was checked (a hand-written update such as "
+    "p.data.add_(p.grad, alpha=-lr) is invisible to the guard); --strict fails such a run"
+)
 
 
 class UsageError(Exception):
@@ -92,6 +97,8 @@ class RunOutcome:
     stopped_after: int | None = None
     """Set when ``--max-steps`` stopped the script."""
     interrupted: bool = False
+    strict: bool = False
+    """``--strict``: warnings, and a run that watched no optimizer, fail it too."""
 
     @property
     def child_violations(self) -> list[ChildViolation]:
@@ -105,10 +112,23 @@ class RunOutcome:
     def violation_count(self) -> int:
         return len(self.report.violations) + len(self.child_violations)
 
+    @property
+    def warning_count(self) -> int:
+        return len(self.report.warnings) + len(self.child_warnings)
+
+    @property
+    def watched_nothing(self) -> bool:
+        """No optimizer was seen, here or in a guarded child (a manual-SGD script)."""
+        return not self.report.optimizers_seen and not any(
+            record.steps_checked for record in self.children
+        )
+
     def exit_status(self) -> int:
         if self.interrupted:
             return EXIT_INTERRUPTED
-        if self.mode == "error" and self.violation_count:
+        if (self.mode == "error" or self.strict) and self.violation_count:
+            return EXIT_VIOLATION
+        if self.strict and (self.warning_count or self.watched_nothing):
             return EXIT_VIOLATION
         return self.script_status
 
@@ -119,6 +139,8 @@ class RunOutcome:
             "script_status": self.script_status,
             "stopped_after": self.stopped_after,
             "interrupted": self.interrupted,
+            "strict": self.strict,
+            "watched_nothing": self.watched_nothing,
             "children": [record.summary() for record in self.children],
         }
 
@@ -130,6 +152,7 @@ def run_script(
     mode: str = "error",
     max_steps: int | None = None,
     accumulate: int | None = None,
+    strict: bool = False,
 ) -> RunOutcome:
     """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors."""
     path = Path(script)
@@ -146,7 +169,7 @@ def run_script(
     propagation = start_propagation(mode, accumulate)
     limit = StepLimit(max_steps) if max_steps is not None else None
     session = guard(mode=mode, accumulate=accumulate)
-    outcome = RunOutcome(script_status=0, mode=mode, report=None)
+    outcome = RunOutcome(script_status=0, mode=mode, report=None, strict=strict)
     try:
         with (
             _as_main_script(path, args),
@@ -247,6 +270,8 @@ def print_outcome(outcome: RunOutcome, stream: TextIO) -> None:
     warned = [(f.as_dict(), f.render()) for f in report.warnings]
     warned += [(c.details, c.render()) for c in outcome.child_warnings]
     lines = [_summary(outcome)]
+    if outcome.watched_nothing:
+        lines.append(NOTHING_WATCHED)
     lines += _distinct(violations, prefix="")
     lines += _distinct(warned, prefix="warning: ")
     stream.write("\n".join(lines) + "\n")
@@ -292,6 +317,8 @@ def _summary(outcome: RunOutcome) -> str:
     if outcome.children:
         parts.append(f"{len(outcome.children)} guarded child process(es), {child_steps} steps")
     text = "zerograd-guard: " + ", ".join(parts)
+    if outcome.strict:
+        text += " (--strict: warnings fail the run)"
     if outcome.stopped_after is not None:
         text += f" (stopped after {outcome.stopped_after} steps: --max-steps)"
     if outcome.interrupted:

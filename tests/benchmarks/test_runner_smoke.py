@@ -25,7 +25,7 @@ LINTER_KEYS = {
     "warm_j1",
     "warm_jn",
 }
-GUARD_MODELS = {"tiny 2-layer MLP", "10M-param MLP", "small CNN"}
+GUARD_MODELS = {"tiny 2-layer MLP", "10M-param MLP", "small CNN", "200x Linear(8,8)"}
 
 
 def test_runner_on_a_tiny_input(tmp_path: Path) -> None:

@@ -90,3 +90,19 @@ def test_automatic_optimization_with_a_no_op_zero_grad_hook_is_caught(
     with pytest.raises(runtime.GradientGuardError) as caught, runtime.guard():
         train_lightning_automatic(k, STEPS, broken=True)
     assert caught.value.finding.code == "ZG101"
+
+
+def test_a_lightning_optimizer_and_its_torch_optimizer_are_one_label(runtime: ModuleType) -> None:
+    """Labels read LightningAdam #1 and Adam #2 for one optimizer."""
+    from lightning.pytorch.core.optimizer import LightningOptimizer
+
+    model = torch.nn.Linear(3, 1)
+    adam = torch.optim.Adam(model.parameters())
+    wrapped = LightningOptimizer(adam)
+    with runtime.guard() as session:
+        for _ in range(3):
+            wrapped.zero_grad()
+            model(torch.randn(2, 3)).sum().backward()
+            adam.step()
+    assert session.report.optimizers == ["Adam #1"]
+    assert session.report.steps_checked == 3

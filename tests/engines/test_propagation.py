@@ -221,3 +221,19 @@ def test_an_in_process_pytest_run_keeps_this_process_propagation(
         pytester.runpytest().assert_outcomes(passed=1)  # its pytest_configure runs here
         assert os.environ[env.CHILD_REPORT_DIR] == propagation.report_dir
         assert os.environ["PYTHONPATH"].split(os.pathsep)[0] == env.BOOT_DIR
+
+
+def test_close_keeps_a_pythonpath_change_made_while_it_was_open(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A session fixture extending PYTHONPATH during the first guarded test lost its
+    change at that test's end (the next test saw only the guard's boot directory)."""
+    monkeypatch.setenv(env.PYTHONPATH, "original")
+    propagation = start_propagation("error")
+    os.environ[env.PYTHONPATH] += os.pathsep + str(tmp_path)
+    propagation.close()
+    assert os.environ[env.PYTHONPATH] == os.pathsep.join(["original", str(tmp_path)])
+    second = start_propagation("error")
+    assert os.environ[env.PYTHONPATH].split(os.pathsep) == [env.BOOT_DIR, "original", str(tmp_path)]
+    second.close()
+    assert os.environ[env.PYTHONPATH] == os.pathsep.join(["original", str(tmp_path)])

@@ -278,3 +278,74 @@ def test_an_in_process_run_inside_a_propagation_restores_it(
         assert {name: os.environ.get(name) for name in names} == before
         assert os.environ[env.CHILD_REPORT_DIR] == outer.report_dir
     assert status == 0
+
+
+CLEAR_EVERY_MICRO_BATCH = """
+for index in range(8):
+    optimizer.zero_grad()
+    model(torch.randn(2, 3)).sum().backward()
+    if index % 4 == 3:
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize(("strict", "status"), [(False, 0), (True, 1)])
+def test_strict_fails_a_run_that_only_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], strict: bool, status: int
+) -> None:
+    script = write_script(tmp_path, CLEAR_EVERY_MICRO_BATCH)
+    code, _, err = run(capsys, *(["--strict"] if strict else []), str(script))
+    assert code == status
+    assert "0 violations, 1 warning(s)" in err and "ZG103" in err
+
+
+MANUAL_SGD = """
+for _ in range(3):
+    model.zero_grad()
+    model(torch.randn(2, 3)).sum().backward()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-0.1)
+"""
+
+
+@pytest.mark.parametrize(("strict", "status"), [(False, 0), (True, 1)])
+def test_nothing_watched_is_said_loudly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], strict: bool, status: int
+) -> None:
+    script = tmp_path / "manual.py"
+    script.write_text("import torch\nmodel = torch.nn.Linear(3, 1)\n" + MANUAL_SGD)
+    code, _, err = run(capsys, *(["--strict"] if strict else []), str(script))
+    assert code == status
+    assert "NO OPTIMIZER WAS WATCHED" in err
+
+
+def test_a_stalled_optimizer_fails_under_strict(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = write_script(
+        tmp_path,
+        """
+        steps = 0
+        for _ in range(12):
+            model(torch.randn(2, 3)).sum().backward()
+            if steps % 4 == 0:
+                optimizer.step()
+                optimizer.zero_grad()
+                steps += 1
+        """,
+    )
+    code, _, err = run(capsys, "--strict", str(script))
+    assert code == 1 and "stopped stepping" in err and "11 backward pass(es)" in err
+
+
+@pytest.mark.parametrize("value", ["disabled", "none", "warning"])
+def test_unknown_environment_mode_is_a_usage_error(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    value: str,
+) -> None:
+    monkeypatch.setenv("ZEROGRAD_GUARD", value)
+    code, _, err = run(capsys, str(write_script(tmp_path, "train(2)\n")))
+    assert code == 2 and "ZEROGRAD_GUARD" in err and value in err

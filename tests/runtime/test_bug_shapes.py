@@ -280,3 +280,51 @@ def test_step_ignoring_its_closure_is_judged_after_the_step(model, x):
             opt.step(lambda: None)
 
     assert raised_code(run) == "ZG101"
+
+
+def test_plain_tensors_are_named_from_the_users_variables():
+    """``optim.Adam([W, b])``, every tutorial's first example, read ``<unnamed (4, 3)>``."""
+    W = torch.randn(4, 3, requires_grad=True)
+    b = torch.zeros(3, requires_grad=True)
+    opt = torch.optim.Adam([W, b])
+    x = torch.randn(5, 4)
+    with pytest.raises(GradientGuardError) as caught, guard():
+        for _ in range(3):
+            (x @ W + b).pow(2).mean().backward()
+            opt.step()
+    assert caught.value.finding.parameters == ["W", "b"]
+
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.model = torch.nn.Sequential(torch.nn.Linear(4, 4))
+
+    def forward(self, x):
+        return self.model(x)
+
+
+class Wrapped(torch.nn.Module):
+    """DDP-style wrapper: ``module.`` prefixes every name."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.module = module
+
+    def forward(self, x):
+        return self.module(x)
+
+
+def test_names_say_whose_they_are_and_drop_wrapper_prefixes(x):
+    g_ab, g_ba = Wrapped(Net()), Wrapped(Net())
+    opt = torch.optim.Adam([*g_ab.parameters(), *g_ba.parameters()])
+    with pytest.raises(GradientGuardError) as caught, guard():
+        for _ in range(3):
+            (g_ab(x) + g_ba(x)).sum().backward()
+            opt.step()
+    assert caught.value.finding.parameters == [
+        "g_ab.model.0.weight",
+        "g_ab.model.0.bias",
+        "g_ba.model.0.weight",
+        "g_ba.model.0.bias",
+    ]

@@ -223,6 +223,25 @@ def test_closures(session, model, x, optimizer):
 
     for _ in range(3):
         opt.step(closure)
+    assert session.report.steps_checked == 3
+
+
+def test_lbfgs_closure_evaluations_are_not_counted_as_steps(session, model, x):
+    """60 closure evaluations in 3 steps were reported as '60 steps checked'."""
+    opt = torch.optim.LBFGS(model.parameters(), max_iter=20, tolerance_grad=0, tolerance_change=0)
+    evaluations = []
+
+    def closure():
+        evaluations.append(1)
+        opt.zero_grad()
+        loss = loss_of(model, x)
+        loss.backward()
+        return loss
+
+    for _ in range(3):
+        opt.step(closure)
+    assert len(evaluations) > 3
+    assert session.report.steps_checked == 3
 
 
 def test_lightning_style_closure_accumulation(session, model, x):

@@ -125,7 +125,7 @@ def test_models_and_optimizers_are_not_kept_alive(x):
         del model, opt
         gc.collect()
         assert [ref() for ref in refs] == [None, None, None]
-        assert MONITOR._states == {} and MONITOR._trackers == {}
+        assert MONITOR.registry.states == {} and MONITOR.registry.trackers == {}
 
 
 def test_guarded_training_is_bit_identical(x):
@@ -290,3 +290,38 @@ def test_package_reexports_the_runtime_lazily():
     for name in ("guard", "accumulate", "GradientGuardError", "GuardReport"):
         assert getattr(zerograd_guard, name) is getattr(runtime, name)
     assert issubclass(zerograd_guard.GradientGuardError, AssertionError)
+
+
+def test_pickling_a_watched_parameter_does_not_warn(model, x):
+    """stable-baselines3 pickles parameters with warnings as errors."""
+    import pickle
+    import warnings
+
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    with guard():
+        opt.zero_grad()
+        loss_of(model, x).backward()
+        opt.step()
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            restored = pickle.loads(pickle.dumps(model[0].weight))
+    assert torch.equal(restored, model[0].weight)
+
+
+def test_guard_refuses_to_decorate_generators_and_async_functions():
+    """Decorating them guarded nothing: the body runs after the call returned."""
+
+    def batches():
+        yield 1
+
+    async def train():
+        return None
+
+    async def stream():
+        yield 1
+
+    for function in (batches, train, stream):
+        with pytest.raises(TypeError, match=r"cannot decorate .*use `with zerograd_guard\.guard"):
+            guard(function)
+        with pytest.raises(TypeError, match="generator or async"):
+            guard("warn")(function)

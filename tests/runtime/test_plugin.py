@@ -256,3 +256,37 @@ def test_help_documents_options_ini_and_markers(pytester):
     markers = pytester.runpytest("--markers").stdout.str()
     assert "@pytest.mark.zerograd_guard_off:" in markers
     assert "@pytest.mark.zerograd(accumulate=k):" in markers
+
+
+def test_env_var_unknown_value_is_a_usage_error(pytester, monkeypatch):
+    monkeypatch.setenv("ZEROGRAD_GUARD", "disabled")
+    result = pytester.runpytest()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ZEROGRAD_GUARD='disabled': expected true, warn or off" in result.stderr.str()
+
+
+WARNING_ONLY = """
+import torch
+
+def test_clear_every_micro_batch():
+    model = torch.nn.Linear(3, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for index in range(4):
+        opt.zero_grad()
+        model(torch.randn(2, 3)).sum().backward()
+        if index % 2 == 1:
+            opt.step()
+"""
+
+
+@pytest.mark.parametrize(("strict", "status"), [(False, 0), (True, 1)])
+def test_strict_fails_a_run_that_only_warns(pytester, strict, status):
+    pytester.makepyfile(test_warns=WARNING_ONLY)
+    args = ["--zerograd-guard", "-p", "no:randomly"] + (
+        ["--zerograd-guard-strict"] if strict else []
+    )
+    result = pytester.runpytest_subprocess(*args)
+    result.assert_outcomes(passed=1, warnings=1)
+    assert result.ret == status
+    if strict:
+        result.stdout.fnmatch_lines(["*--zerograd-guard-strict: 1 warning(s) fail the run"])

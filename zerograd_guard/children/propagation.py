@@ -70,6 +70,22 @@ class Propagation:
             os.environ.pop(env.CHILD_ACCUMULATE, None)
         else:
             os.environ[env.CHILD_ACCUMULATE] = str(self.accumulate)
+        self._applied = {name: os.environ.get(name) for name in self._saved}
+
+    def _restore_environment(self) -> None:
+        """Undo only what this propagation set: a variable someone changed meanwhile (a
+        session fixture extending ``PYTHONPATH``) keeps their change, minus the boot
+        directory."""
+        for name, value in self._saved.items():
+            current = os.environ.get(name)
+            if current == self._applied[name]:
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+            elif name == env.PYTHONPATH and current is not None:
+                kept = [entry for entry in current.split(os.pathsep) if entry != env.BOOT_DIR]
+                os.environ[name] = os.pathsep.join(kept)
 
     def record_forked(self, finding: _FindingLike, is_violation: bool) -> bool:
         """Save a finding made in a *forked* child (which inherited the parent's guard).
@@ -111,11 +127,7 @@ class Propagation:
             _open.remove(self)
         if self._listeners is not None and self.record_forked in self._listeners:
             self._listeners.remove(self.record_forked)
-        for name, value in self._saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        self._restore_environment()
         shutil.rmtree(self.report_dir, ignore_errors=True)
 
     def __enter__(self) -> Propagation:

@@ -1,6 +1,7 @@
 """The runtime guard: asserts at every ``optimizer.step()`` that gradients were cleared
 (or deliberately accumulated) since the previous step. Needs torch."""
 
+from zerograd_guard.runtime.discard import discard
 from zerograd_guard.runtime.guard import Guard, accumulate, guard
 from zerograd_guard.runtime.report import (
     Finding,
@@ -18,5 +19,6 @@ __all__ = [
     "GuardReport",
     "StepEvent",
     "accumulate",
+    "discard",
     "guard",
 ]

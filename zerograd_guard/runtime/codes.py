@@ -31,6 +31,15 @@ MISSING_CLEAR = RuleText(
     "clear once per step: call optimizer.zero_grad() before loss.backward() "
     "(or right after optimizer.step())",
 )
+CROSS_MODEL_LEAK = RuleText(
+    "ZG101",
+    "gradients of another optimizer's loss: a backward pass left gradients on these "
+    "parameters, another optimizer stepped it, and this step applies them together with "
+    "a later backward pass",
+    "clear these parameters before their own backward pass (optimizer.zero_grad() right "
+    "before it), or detach the other model's input, or freeze these parameters "
+    "(requires_grad_(False)) during the other optimizer's backward pass",
+)
 CLEARED_BEFORE_STEP = RuleText(
     "ZG102",
     "the step sees no fresh gradient: every gradient produced since the previous step "
@@ -53,11 +62,19 @@ DISCARDED = RuleText(
     "ZG103",
     "gradients discarded: a clear threw away backward passes with no step in between "
     "(zero_grad inside an accumulation window?)",
-    "clear only after optimizer.step(), not every micro-batch",
+    "clear only after optimizer.step(), not every micro-batch; to drop a bad batch on "
+    "purpose, clear with zerograd_guard.discard(optimizer)",
 )
 NOT_OBSERVED = RuleText(
     "unobserved",
     "optimizer not observed: it steps with gradients the guard never saw accumulate "
     "(flat gradient buffers, FSDP1, CUDA graphs?); the guard is blind for it",
     "nothing to fix in your loop; the guard cannot check this optimizer",
+)
+STALLED = RuleText(
+    "stalled",
+    "optimizer stopped stepping: more backward passes piled up since its last step than "
+    "its largest accumulation window",
+    "check the condition that calls optimizer.step() (an accumulation counter that is "
+    "never reset, a step inside a branch that stopped being taken)",
 )

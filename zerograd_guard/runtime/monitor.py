@@ -8,18 +8,19 @@ Hooks installed (all removed when the last session exits):
   ``register_post_accumulate_grad_hook`` (after);
 * the wrappers in ``patches``.
 
-State is keyed by ``id()`` but validated through weak references, so the guard keeps
-no optimizer, model or gradient alive. Autograd may call the parameter hooks from
-device threads: they only touch their own parameter's state, which is safe under the
-GIL; registry changes take a lock.
+What is watched, and for how long, lives in ``registry``: the monitor routes events.
+Autograd may call the parameter hooks from device threads: they only touch their own
+parameter's state, which is safe under the GIL.
 """
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import threading
 import warnings
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import torch
@@ -28,8 +29,12 @@ from torch.optim.optimizer import (
     register_optimizer_step_pre_hook,
 )
 
-from zerograd_guard.runtime.param_state import ParamState, install_hooks, remove_hooks
+from zerograd_guard.runtime import codes, consumed
+from zerograd_guard.runtime.in_flight import StepsInFlight
+from zerograd_guard.runtime.naming import parameter_names
+from zerograd_guard.runtime.param_state import install_hooks
 from zerograd_guard.runtime.patches import Patches
+from zerograd_guard.runtime.registry import Entry, OptimizerTracker, Registry
 from zerograd_guard.runtime.report import (
     Finding,
     GradientGuardError,
@@ -38,7 +43,6 @@ from zerograd_guard.runtime.report import (
 )
 from zerograd_guard.runtime.sites import Site, capture_site
 from zerograd_guard.runtime.verdict import (
-    Entry,
     Judgement,
     StepContext,
     clean_step,
@@ -55,48 +59,16 @@ if TYPE_CHECKING:
 FindingListener = Callable[[Finding, bool], None]
 
 
-class OptimizerTracker:
-    """One optimizer seen by the monitor (held weakly).
-
-    ``entries`` caches the optimizer's (parameter, state) pairs; it is rebuilt when the
-    param groups change (``add_param_group``, groups replaced). Holding the parameters
-    here keeps nothing alive that the optimizer does not already hold: the tracker is
-    dropped when the optimizer dies.
-    """
-
-    __slots__ = (
-        "entries",
-        "group_count",
-        "groups",
-        "label",
-        "ref",
-        "steps",
-        "unjudged_closure",
-        "warned",
-    )
-
-    def __init__(self, optimizer: torch.optim.Optimizer, index: int) -> None:
-        self.ref = weakref.ref(optimizer)
-        self.entries: list[Entry] = []
-        self.groups: list[dict[str, Any]] | None = None
-        self.group_count = 0
-        # A closure was passed to the running step and has not been called yet.
-        self.unjudged_closure = False
-        self.label = f"{type(optimizer).__name__} #{index}"
-        self.steps = 0
-        self.warned: set[str] = set()  # warning codes already given: once per optimizer
-
-
 class Monitor:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._sessions: list[Guard] = []
-        self._states: dict[int, ParamState] = {}
-        self._trackers: dict[int, OptimizerTracker] = {}
-        self._optimizers_seen = 0
+        self.registry = Registry()
         self._handles: list[Any] = []
-        self._finalizers: list[weakref.finalize] = []
         self._patches = Patches(self)
+        self._in_flight = StepsInFlight()
+        self._deliberate_clears = 0  # > 0 while zerograd_guard.discard() clears
+        self._contracts = False  # some session declares accumulate(...)
         self.last_clear: Site | None = None
         self.listeners: list[FindingListener] = []
 
@@ -115,6 +87,7 @@ class Monitor:
             if not self._sessions:
                 self._install()
             self._sessions.append(session)
+            self._contracts = _any_contract(self._sessions)
 
     def pop(self, session: Guard) -> None:
         with self._lock:
@@ -122,6 +95,7 @@ class Monitor:
                 if self._sessions[index] is session:
                     del self._sessions[index]
                     break
+            self._contracts = _any_contract(self._sessions)
             if not self._sessions:
                 self._uninstall()
 
@@ -139,70 +113,28 @@ class Monitor:
             handle.remove()
         self._handles.clear()
         self._patches.restore()
-        for finalizer in self._finalizers:
-            finalizer.detach()
-        self._finalizers.clear()
-        for state in self._states.values():
-            remove_hooks(state)
-        self._states.clear()
-        self._trackers.clear()
-        self._optimizers_seen = 0
+        self.registry.clear()
+        self._in_flight.clear()
+        consumed.forget_all()
         self.last_clear = None
 
     # --- registry -------------------------------------------------------------------
 
     def _tracker(self, optimizer: torch.optim.Optimizer) -> OptimizerTracker:
-        tracker = self._trackers.get(id(optimizer))
+        tracker = self.registry.trackers.get(id(optimizer))  # known_tracker, inlined
         if tracker is not None and tracker.ref() is optimizer:
             return tracker
-        with self._lock:
-            self._optimizers_seen += 1
-            tracker = OptimizerTracker(optimizer, self._optimizers_seen)
-            key = id(optimizer)
-            self._trackers[key] = tracker
-            self._finalizers.append(weakref.finalize(optimizer, self._forget_tracker, key, tracker))
+        tracker = self.registry.new_tracker(optimizer)
         for session in self._sessions:
             session.report.add_optimizer(tracker.label)
         return tracker
-
-    def _forget_tracker(self, key: int, tracker: OptimizerTracker) -> None:
-        if self._trackers.get(key) is tracker:
-            del self._trackers[key]
 
     def _entries(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> list[Entry]:
         if tracker is None:
             tracker = self._tracker(optimizer)
-        groups = optimizer.param_groups
-        # add_param_group appends; load_state_dict and user code replace the list.
-        if groups is not tracker.groups or len(groups) != tracker.group_count:
-            tracker.entries = [
-                (param, self._state_for(param)) for group in groups for param in group["params"]
-            ]
-            tracker.groups = groups
-            tracker.group_count = len(groups)
-        return tracker.entries
-
-    def _state_for(self, param: torch.Tensor) -> ParamState:
-        state = self._states.get(id(param))
-        if state is None or state.param() is not param:
-            state = self._new_state(param)
-        return state
-
-    def _new_state(self, param: torch.Tensor) -> ParamState:
-        with self._lock:
-            state = ParamState(param)
-            key = id(param)
-            self._states[key] = state
-            self._finalizers.append(weakref.finalize(param, self._forget_state, key, state))
-            if param.requires_grad:
-                install_hooks(state, param)
-            return state
-
-    def _forget_state(self, key: int, state: ParamState) -> None:
-        if self._states.get(key) is state:
-            del self._states[key]
+        return self.registry.entries(optimizer, tracker)
 
     # --- observers --------------------------------------------------------------------
 
@@ -210,17 +142,23 @@ class Monitor:
         __tracebackhide__ = True
         if not self._sessions:  # a call in flight while the last guard exited
             return None
+        wrapper = sys._getframe(1)  # torch's step wrapper (see in_flight)
+        if self._in_flight.nested(wrapper):
+            return None  # part of the outer step (SAM's base step, super().step())
         tracker = self._tracker(optimizer)
         closure, args, kwargs = _take_closure(args, kwargs)
         if closure is not None:
             if getattr(closure, "__zerograd_closure__", False):
+                self._in_flight.enter(wrapper)
                 return None
             wrapped = self._wrap_closure(closure, optimizer)
             tracker.unjudged_closure = True
+            self._in_flight.enter(wrapper)
             if kwargs is not None and "closure" in kwargs:
                 return args, {**kwargs, "closure": wrapped}
             return (args[0], wrapped, *args[2:]), kwargs
         self._judge(optimizer, tracker)
+        self._in_flight.enter(wrapper)
         return None
 
     def _wrap_closure(self, closure: Callable[..., Any], optimizer: Any) -> Callable[..., Any]:
@@ -234,6 +172,7 @@ class Monitor:
                 tracker = self._tracker(owner)
                 tracker.unjudged_closure = False
                 self._judge(owner, tracker)
+                tracker.counted_in_step = True  # LBFGS evaluates it many times: one step
                 self._boundary(owner, tracker)
             return result
 
@@ -241,29 +180,41 @@ class Monitor:
         return judged_closure
 
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
-        if not self._sessions:
+        if not self._sessions or not self._in_flight.leave(sys._getframe(1)):
             return
         tracker = self._tracker(optimizer)
         if tracker.unjudged_closure:  # an optimizer that ignored its closure: judge now
             tracker.unjudged_closure = False
             self._judge(optimizer, tracker)
         tracker.steps += 1
+        tracker.counted_in_step = False
         self._boundary(optimizer, tracker)
 
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
+        observed = False
+        marked = consumed.NO_TASK
         for param, state in self._entries(optimizer, tracker):
             if not state.handles and param.requires_grad:  # unfrozen since first seen
                 install_hooks(state, param)
+            if state.accumulations:
+                observed = True
+                if state.pass_task != marked:  # one backward pass: usually one task
+                    marked = state.pass_task
+                    consumed.mark_consumed(marked)
             state.step_boundary(param.grad)
+        if not observed:
+            consumed.mark_latest_consumed()
 
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        self.last_clear = capture_site(3)
+        optimizer = _unwrapped(optimizer)
+        site = self.last_clear = capture_site(3)
+        deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
-            state.api_clear()
+            state.api_clear(deliberate, site)
 
     def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None:
         """A param group was added (in the optimizer's constructor, usually) under the guard.
@@ -275,28 +226,44 @@ class Monitor:
         """
         if not self._sessions:
             return
-        states = self._states
+        registry = self.registry
         for param in optimizer.param_groups[-1]["params"]:
-            state = states.get(id(param))
-            if state is not None and state.param() is param:
+            if registry.known_state(param) is not None:
                 continue
-            state = self._new_state(param)
+            state = registry.new_state(param)
             if param.grad is None:
                 state.seen_without_gradient()
 
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        self.last_clear = capture_site(3)
-        states = self._states
+        site = self.last_clear = capture_site(3)
+        known_state = self.registry.known_state
+        deliberate = self._deliberate_clears > 0
         for param in module.parameters():
-            state = states.get(id(param))
-            if state is not None and state.param() is param:
-                state.api_clear()
+            state = known_state(param)
+            if state is not None:
+                state.api_clear(deliberate, site)
+
+    def swapping(
+        self, tensors: tuple[torch.Tensor, ...]
+    ) -> contextlib.AbstractContextManager[None]:
+        return self.registry.weak_references_released(tensors)
+
+    @contextlib.contextmanager
+    def deliberate_clears(self) -> Iterator[None]:
+        """Clears inside drop their backward passes on purpose (``zerograd_guard.discard``)."""
+        with self._lock:
+            self._deliberate_clears += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._deliberate_clears -= 1
 
     def step_count(self, optimizer: torch.optim.Optimizer) -> int:
-        tracker = self._trackers.get(id(optimizer))
-        return tracker.steps if tracker is not None and tracker.ref() is optimizer else -1
+        tracker = self.registry.known_tracker(optimizer)
+        return tracker.steps if tracker is not None else -1
 
     def scaler_stepped(self, optimizer: torch.optim.Optimizer, steps_before: int) -> None:
         """GradScaler returned: if no step hook ran, the step was skipped (inf/NaN)."""
@@ -314,9 +281,11 @@ class Monitor:
         else:
             if entries:
                 return  # an outer optimizer (Lookahead-style) already judged this very step
-        contract = _contract(self._sessions)
+        contract = _contract(self._sessions, optimizer, tracker.label) if self._contracts else None
         passes = clean_step(entries, contract)
         if passes is not None:
+            if contract is not None:
+                tracker.windows.full()
             self._record_clean(tracker, passes)
             return
         context = StepContext(
@@ -325,12 +294,48 @@ class Monitor:
             step=tracker.steps + 1,
             contract=contract,
             last_clear=self.last_clear,
+            short_window_allowed=tracker.windows.short_allowed,
         )
-        judgement = judge_step(entries, context)
+        judgement = judge_step(entries, context, tracker.warned)
+        if contract is not None and not judgement.violations and judgement.backward_passes:
+            tracker.windows.seen(judgement.backward_passes, contract)
         self._record(tracker, context, judgement)
+
+    def stalled(self) -> list[Finding]:
+        """Optimizers that stopped stepping while backward passes piled up on their
+        parameters: more passes since their last step than their largest window (or
+        their contract's k). Only optimizers that stepped at least once (an optimizer
+        never stepped may be an evaluation script's)."""
+        findings = []
+        for tracker in list(self.registry.trackers.values()):
+            optimizer = tracker.ref()
+            if optimizer is None or not tracker.steps:
+                continue
+            entries = self._entries(optimizer, tracker)
+            piled = [entry for entry in entries if entry[1].accumulations]
+            pending = max((state.accumulations for _, state in piled), default=0)
+            contract = _contract(self._sessions, optimizer, tracker.label) or 0
+            if pending <= max(tracker.largest_window, contract):
+                continue
+            findings.append(
+                Finding(
+                    rule=codes.STALLED,
+                    optimizer=tracker.label,
+                    step=tracker.steps,
+                    parameters=parameter_names([param for param, _ in piled], optimizer),
+                    detail=f"{pending} backward pass(es) since its last step (step "
+                    f"{tracker.steps}); its largest window was {tracker.largest_window}",
+                    backward_sites=_first_sites(state.window_site for _, state in piled),
+                )
+            )
+        return findings
 
     def _record_clean(self, tracker: OptimizerTracker, backward_passes: int) -> None:
         """A step with no finding: count it and keep its (bounded) event, nothing more."""
+        if backward_passes > tracker.largest_window:
+            tracker.largest_window = backward_passes
+        if tracker.counted_in_step:
+            return
         event = StepEvent(tracker.label, tracker.steps + 1, backward_passes, "ok")
         for session in self._sessions:
             report = session.report
@@ -342,8 +347,10 @@ class Monitor:
     ) -> None:
         __tracebackhide__ = True
         sessions = self._sessions
+        if judgement.backward_passes > tracker.largest_window:
+            tracker.largest_window = judgement.backward_passes
         event = StepEvent(tracker.label, context.step, judgement.backward_passes, judgement.verdict)
-        for session in sessions:
+        for session in sessions if not tracker.counted_in_step else ():
             report = session.report
             report.steps_checked += 1
             report.events.append(event)
@@ -386,10 +393,38 @@ def _warn_at_step(finding: Finding) -> None:
         warnings.warn_explicit(finding.render(), GradientGuardWarning, code.co_filename, line)
 
 
-def _contract(sessions: list[Guard]) -> int | None:
+def _first_sites(sites: Iterator[Site | None]) -> list[Site]:
+    found: list[Site] = []
+    for site in sites:
+        if site is not None and site not in found:
+            found.append(site)
+    return found[:3]
+
+
+def _unwrapped(optimizer: torch.optim.Optimizer) -> torch.optim.Optimizer:
+    """The torch optimizer behind a wrapper that subclasses its class without running
+    ``Optimizer.__init__`` (Lightning's ``LightningOptimizer``): one optimizer, one label."""
+    for _ in range(8):
+        state = getattr(optimizer, "__dict__", {})
+        if "_optimizer_step_pre_hooks" in state:
+            return optimizer
+        inner = state.get("_optimizer", state.get("optimizer"))
+        if not isinstance(inner, torch.optim.Optimizer) or inner is optimizer:
+            return optimizer
+        optimizer = inner
+    return optimizer
+
+
+def _any_contract(sessions: list[Guard]) -> bool:
+    return any(s.accumulate is not None or s.contracts is not None for s in sessions)
+
+
+def _contract(sessions: list[Guard], optimizer: torch.optim.Optimizer, label: str) -> int | None:
+    """The innermost session's contract that covers this optimizer."""
     for session in reversed(sessions):
-        if session.accumulate is not None:
-            return session.accumulate
+        count = session.contract_for(optimizer, label)
+        if count is not None:
+            return count
     return None
 
 

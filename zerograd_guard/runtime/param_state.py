@@ -22,10 +22,13 @@ import weakref
 from typing import Any
 
 import torch
+from torch.utils.hooks import unserializable_hook
 
+from zerograd_guard.runtime import consumed
 from zerograd_guard.runtime.sites import Site, backward_site
 
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
+_current_task = consumed.current_task_function()  # called once per accumulation
 
 
 def grad_version(grad: torch.Tensor) -> int:
@@ -44,15 +47,21 @@ class ParamState:
         "accumulations",
         "boundary_grad",
         "boundary_version",
+        "clear_site",
         "cleared",
         "discard_site",
         "discarded",
         "discarded_clean",
+        "finalizer",
         "flag",
         "handles",
         "judged",
+        "leak_site",
+        "leaked",
         "origin",
         "param",
+        "pass_task",
+        "pass_version",
         "pending",
         "pending_flag",
         "provisional",
@@ -64,11 +73,13 @@ class ParamState:
     def __init__(self, param: torch.Tensor) -> None:
         self.param: weakref.ref[torch.Tensor] = weakref.ref(param)
         self.handles: list[Any] = []
+        self.finalizer: weakref.finalize | None = None  # set by the registry
         self.stepped = False
         self.boundary_grad: weakref.ref[torch.Tensor] | None = None
         self.boundary_version = -1
         self.touched = False
         self.provisional = False
+        self.clear_site: Site | None = None  # the last clear of this parameter
         self.reset_window()
 
     def reset_window(self) -> None:
@@ -83,11 +94,19 @@ class ParamState:
         self.pending_flag: torch.Tensor | None = None
         self.window_site: Site | None = None  # the backward pass that opened the window
         self.discard_site: Site | None = None  # ... of the last window a clear discarded
+        # The window holds a pass another optimizer's step consumed, and a later pass.
+        self.leaked = False
+        self.leak_site: Site | None = None
+        # The last pass of the window: its graph task, and the parameter's version then.
+        self.pass_task = consumed.NO_TASK
+        self.pass_version = -1
 
     # --- events -------------------------------------------------------------------
 
     def step_boundary(self, grad: torch.Tensor | None) -> None:
-        """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient."""
+        """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient.
+
+        (The monitor marks the window's backward passes consumed.)"""
         if grad is None:
             self.boundary_grad = None
             self.boundary_version = -1
@@ -111,20 +130,41 @@ class ParamState:
         self.stepped = True
         self.provisional = True
 
-    def api_clear(self) -> None:
-        """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends."""
+    def api_clear(self, deliberate: bool = False, site: Site | None = None) -> None:
+        """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends.
+
+        The cleared passes count as discarded unless something used them first: another
+        optimizer's step consumed the last one, the parameter itself changed since then
+        (SAM's ``first_step`` perturbs the weights with the gradient, then clears), opacus
+        keeps them in ``p.summed_grad``, or the clear is ``zerograd_guard.discard()``.
+        """
         accumulations = self.accumulations
         self.cleared = True
         self.judged = False
+        if site is not None:
+            self.clear_site = site
         if not accumulations:
             return
-        self.discarded += accumulations
-        self.discard_site = self.window_site
-        if self.origin == CLEAN:
-            self.discarded_clean += accumulations
+        if not (deliberate or self._used_before_clear()):
+            self.discarded += accumulations
+            self.discard_site = self.window_site
+            if self.origin in (CLEAN, STALE):
+                self.discarded_clean += accumulations
         self.accumulations = 0
         self.origin = NONE
         self.flag = None
+        self.leaked = False
+        self.leak_site = None
+
+    def _used_before_clear(self) -> bool:
+        if consumed.was_consumed(self.pass_task):
+            return True
+        param = self.param()
+        if param is None:
+            return True
+        return (
+            param._version != self.pass_version or getattr(param, "summed_grad", None) is not None
+        )
 
     def _origin_without_pre_hook(self, grad: torch.Tensor | None) -> int:
         """Classify a window whose first accumulation came without a pre-hook call.
@@ -155,6 +195,7 @@ class ParamState:
             and grad_version(grad) == self.boundary_version
         )
 
+    @unserializable_hook  # pickling a watched parameter must not warn about the guard
     def before_accumulation(self, incoming: torch.Tensor) -> None:
         """Pre-accumulation hook: classify what the coming accumulation lands on."""
         param = self.param()
@@ -179,22 +220,31 @@ class ParamState:
         else:
             self.pending = CLEAN
 
+    @unserializable_hook
     def after_accumulation(self, param: torch.Tensor) -> None:
         """Post-accumulation hook: the backward pass really landed in ``.grad``."""
         self.touched = True
         self.judged = False
         pending = self.pending
         self.pending = NONE
+        task = _current_task()
         if not self.accumulations:
+            consumed.latest[0] = task
             if pending == NONE:
                 pending = self._origin_without_pre_hook(param.grad)
             self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
             if pending == STALE:
                 self.flag = self.pending_flag
-            self.window_site = backward_site()
+            self.window_site = backward_site(task)
             self.cleared = False
+        elif task != self.pass_task and consumed.was_consumed(self.pass_task):
+            self.leaked = True  # the earlier pass was another optimizer's: it stepped it
+            if self.leak_site is None:
+                self.leak_site = backward_site(task)
         self.pending_flag = None
         self.accumulations += 1
+        self.pass_task = task
+        self.pass_version = param._version
 
 
 _CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing
@@ -212,9 +262,25 @@ def any_nonzero(grad: torch.Tensor) -> torch.Tensor | None:
 
 def install_hooks(state: ParamState, param: torch.Tensor) -> None:
     """Register the two autograd hooks: the state's own methods (it holds the parameter
-    weakly), so each hook is one Python call."""
-    state.handles.append(param.register_hook(state.before_accumulation))
-    state.handles.append(param.register_post_accumulate_grad_hook(state.after_accumulation))
+    weakly), so each hook is one Python call.
+
+    They are moved ahead of hooks registered earlier: with an optimizer step inside a
+    post-accumulate hook (PyTorch's optimizer-in-backward recipe) whose optimizers exist
+    before the guard, the guard must see the accumulation before that step does.
+    """
+    pre = param.register_hook(state.before_accumulation)
+    post = param.register_post_accumulate_grad_hook(state.after_accumulation)
+    state.handles += [pre, post]
+    for hooks, handle in ((param._backward_hooks, pre), (param._post_accumulate_grad_hooks, post)):
+        if hooks is not None and len(hooks) > 1:
+            _move_to_front(hooks, handle.id)
+
+
+def _move_to_front(hooks: dict[int, Any], key: int) -> None:
+    """Re-insert the others after ``key``: autograd walks the dictionary's storage
+    (``PyDict_Next``), which ``OrderedDict.move_to_end`` does not reorder."""
+    for other in [k for k in hooks if k != key]:
+        hooks[other] = hooks.pop(other)
 
 
 def remove_hooks(state: ParamState) -> None:

@@ -7,6 +7,11 @@
 * ``torch.optim.Optimizer.add_param_group`` (called by every optimizer's constructor):
   parameters of an optimizer built under the guard are watched from before their
   first backward pass, so its first step is judged too.
+* ``torch.utils.swap_tensors`` (also reached by ``model.to()`` under
+  ``torch.__future__.set_swap_module_params_on_conversion(True)``): it refuses tensors
+  that have weak references, and the guard holds its parameters and gradients weakly.
+  The wrapper lets go of those references for the swap and takes them again after
+  (the Python objects keep their identity through a swap).
 * ``GradScaler.step``: on inf/NaN it skips ``optimizer.step()`` and no step hook fires;
   the skipped step is still a step boundary (else the next clear looks like it discards
   gradients).
@@ -18,6 +23,7 @@ ours meanwhile, ours stays in place but turns into a plain pass-through.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -45,13 +51,17 @@ class Observer(Protocol):
 
     def scaler_stepped(self, optimizer: torch.optim.Optimizer, steps_before: int) -> None: ...
 
+    def swapping(
+        self, tensors: tuple[torch.Tensor, ...]
+    ) -> contextlib.AbstractContextManager[None]: ...
+
 
 class Patches:
     """Install and restore the wrappers; ``installed`` lists (owner, name, original, wrapper)."""
 
     def __init__(self, observer: Observer) -> None:
         self._observer = observer
-        self._installed: list[tuple[type, str, Callable[..., Any], Callable[..., Any]]] = []
+        self._installed: list[tuple[Any, str, Callable[..., Any], Callable[..., Any]]] = []
 
     def install(self) -> None:
         observer = self._observer
@@ -60,6 +70,7 @@ class Patches:
         self._wrap(torch.nn.Module, "zero_grad", _after(observer.module_cleared))
         for scaler_class in _scaler_classes():
             self._wrap(scaler_class, "step", _scaler_step(observer))
+        self._wrap(torch.utils, "swap_tensors", _swap_tensors(observer))
 
     def restore(self) -> None:
         for owner, name, original, wrapper in reversed(self._installed):
@@ -71,7 +82,7 @@ class Patches:
 
     def _wrap(
         self,
-        owner: type,
+        owner: Any,
         name: str,
         make: Callable[[Callable[..., Any]], Callable[..., Any]],
     ) -> None:
@@ -108,6 +119,19 @@ def _scaler_step(observer: Observer) -> Callable[[Callable[..., Any]], Callable[
             result = original(self, optimizer, *args, **kwargs)
             observer.scaler_stepped(optimizer, steps_before)
             return result
+
+        return wrapper
+
+    return make
+
+
+def _swap_tensors(observer: Observer) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    def make(original: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(t1: Any, t2: Any, *args: Any, **kwargs: Any) -> Any:
+            if wrapper.__zerograd_inert__ or not observer.active:  # type: ignore[attr-defined]
+                return original(t1, t2, *args, **kwargs)
+            with observer.swapping((t1, t2)):
+                return original(t1, t2, *args, **kwargs)
 
         return wrapper
 

@@ -12,6 +12,7 @@ from zerograd_guard.runtime.sites import Site, describe_site, site_record
 
 MAX_NAMES_SHOWN = 6
 MAX_EVENTS = 10_000  # per session: a long `run` must not grow memory with the step count
+MAX_OPTIMIZER_LABELS = 1_000  # per session: short-lived optimizers must not grow it either
 
 
 class GradientGuardError(AssertionError):
@@ -95,7 +96,9 @@ class StepEvent(NamedTuple):
 class GuardReport:
     """Everything one guard session saw. Appends are atomic under the GIL.
 
-    ``events`` keeps the most recent ``MAX_EVENTS`` judged steps.
+    ``events`` keeps the most recent ``MAX_EVENTS`` judged steps; ``optimizers`` the
+    labels of the first ``MAX_OPTIMIZER_LABELS`` optimizers seen, ``optimizers_seen``
+    counts them all.
     """
 
     steps_checked: int = 0
@@ -103,11 +106,15 @@ class GuardReport:
     warnings: list[Finding] = field(default_factory=list)
     events: deque[StepEvent] = field(default_factory=lambda: deque(maxlen=MAX_EVENTS))
     optimizers: list[str] = field(default_factory=list)
+    optimizers_seen: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def add_optimizer(self, label: str) -> None:
         with self._lock:
-            if label not in self.optimizers:
+            if label in self.optimizers:
+                return
+            self.optimizers_seen += 1
+            if len(self.optimizers) < MAX_OPTIMIZER_LABELS:
                 self.optimizers.append(label)
 
     def as_dict(self) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Cheap source-location capture: the first stack frame outside torch and the guard.
+"""Cheap source-location capture: the first stack frame outside torch, the guard and
+known training libraries (accelerate, Lightning, opacus, transformers...).
 
 A site is kept as ``(code object, line number)``: holding a code object keeps no
 locals alive (a frame would keep the whole training step's tensors). Whether a code
@@ -7,6 +8,7 @@ object is internal is cached, so a capture costs a few attribute reads per frame
 
 from __future__ import annotations
 
+import importlib.util
 import linecache
 import os
 import sys
@@ -16,16 +18,57 @@ import torch
 
 Site = tuple[CodeType, int]
 
+# Training libraries whose frames sit between the user's line and torch: a site walks
+# out of them to the user's `optimizer.step()` / `accelerator.backward(loss)` /
+# `self.manual_backward(loss)` line. Located without importing them.
+TRAINING_LIBRARIES = (
+    "accelerate",
+    "deepspeed",
+    "diffusers",
+    "ignite",
+    "lightning",
+    "lightning_fabric",
+    "opacus",
+    "peft",
+    "pytorch_lightning",
+    "skorch",
+    "timm",
+    "transformers",
+    "trl",
+)
+
+
+def _library_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
+    found = []
+    for name in names:
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            found.append(os.path.join(location, ""))
+    return tuple(found)
+
+
 _INTERNAL_DIRS = (
     os.path.dirname(torch.__file__) + os.sep,
     os.path.dirname(os.path.dirname(__file__)) + os.sep,
     os.path.dirname(os.__file__) + os.sep + "contextlib.py",
     os.path.dirname(os.__file__) + os.sep + "functools.py",
+    *_library_dirs(TRAINING_LIBRARIES),
 )
 # Keyed by ``id()``, not by the code object: hashing a code object hashes its constants
 # and names afresh on every lookup (microseconds for torch's long ``backward``). The
 # entry holds the code object, so its id cannot be reused by another one.
 _internal_by_id: dict[int, tuple[CodeType, bool]] = {}
+
+
+def is_user_code(code: CodeType) -> bool:
+    known = _internal_by_id.get(id(code))
+    if known is None:
+        known = code, code.co_filename.startswith(_INTERNAL_DIRS)
+        _internal_by_id[id(code)] = known
+    return not known[1]
 
 
 def capture_site(skip: int = 1) -> Site | None:
@@ -46,20 +89,17 @@ def capture_site(skip: int = 1) -> Site | None:
     return None
 
 
-_graph_task_id = getattr(torch._C, "_current_graph_task_id", None)
 _last_backward: list[object] = [None, None]  # [graph task id, site]
 
 
-def backward_site() -> Site | None:
-    """The user line of the running backward pass, captured once per backward pass.
+def backward_site(task: int) -> Site | None:
+    """The user line of the running backward pass (graph-task ``task``), captured once
+    per backward pass.
 
     Called from autograd hooks for every parameter; the graph task id tells whether
     this backward pass was already located. (A race between threads can at worst
     attribute the site of a concurrent backward pass.)
     """
-    if _graph_task_id is None:
-        return capture_site(2)
-    task = _graph_task_id()
     if task != -1 and _last_backward[0] == task:
         return _last_backward[1]  # type: ignore[return-value]
     site = capture_site(2)

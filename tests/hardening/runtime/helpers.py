@@ -8,6 +8,7 @@ from typing import Any
 import torch
 from torch.optim import optimizer as optim_module
 
+from zerograd_guard.runtime import registry as registry_module
 from zerograd_guard.runtime.monitor import MONITOR
 
 
@@ -76,14 +77,14 @@ def registries(params: list[torch.Tensor]) -> tuple[Any, ...]:
 
 
 def guard_finalizers() -> int:
-    """``weakref.finalize`` callbacks still registered by the guard's monitor."""
+    """``weakref.finalize`` callbacks still registered by the guard's registry."""
     count = 0
     for finalizer in list(weakref.finalize._registry):  # type: ignore[attr-defined]
         info = finalizer.peek()
-        if info is not None and getattr(info[1], "__self__", None) is MONITOR:
+        if info is not None and info[1] is registry_module._forget:
             count += 1
     return count
 
 
 def monitor_is_idle() -> bool:
-    return not MONITOR.active and not MONITOR._states and not MONITOR._trackers
+    return not MONITOR.active and not MONITOR.registry.states and not MONITOR.registry.trackers

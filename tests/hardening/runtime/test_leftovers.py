@@ -22,6 +22,7 @@ from tests.hardening.runtime.helpers import (
     train,
 )
 from zerograd_guard.runtime import guard
+from zerograd_guard.runtime.monitor import MONITOR
 
 
 @pytest.mark.parametrize("owner", ["optimizer", "module"])
@@ -80,3 +81,29 @@ def test_wrapper_stacked_on_ours_and_undone_later_heals(name):
         assert owner.__dict__[name] is original
     finally:
         setattr(owner, name, original)
+
+
+def test_short_lived_models_leave_nothing_behind_in_a_long_guard():
+    """5,000 short-lived (model, optimizer) pairs once left 26,000 dead finalizers."""
+    from zerograd_guard.runtime.report import MAX_OPTIMIZER_LABELS
+
+    def finalizers_alive_or_dead() -> int:
+        return sum(1 for obj in gc.get_objects() if isinstance(obj, weakref.finalize))
+
+    x = batch()
+    with guard() as session:
+        gc.collect()
+        before = finalizers_alive_or_dead()
+        pairs = MAX_OPTIMIZER_LABELS + 50
+        for _ in range(pairs):
+            model = torch.nn.Linear(2, 1)
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            opt.zero_grad()
+            model(x[:, :2]).sum().backward()
+            opt.step()
+            del model, opt
+        gc.collect()
+        assert finalizers_alive_or_dead() - before <= 3
+        assert not MONITOR.registry.states and not MONITOR.registry.trackers
+        assert len(session.report.optimizers) == MAX_OPTIMIZER_LABELS
+        assert session.report.optimizers_seen == pairs
