@@ -32,7 +32,7 @@ from torch.optim.optimizer import (
 from zerograd_guard.runtime import codes, consumed
 from zerograd_guard.runtime.in_flight import StepsInFlight
 from zerograd_guard.runtime.naming import parameter_names
-from zerograd_guard.runtime.param_state import install_hooks
+from zerograd_guard.runtime.param_state import close_windows
 from zerograd_guard.runtime.patches import Patches
 from zerograd_guard.runtime.registry import Entry, OptimizerTracker, Registry
 from zerograd_guard.runtime.report import (
@@ -134,6 +134,9 @@ class Monitor:
     ) -> list[Entry]:
         if tracker is None:
             tracker = self._tracker(optimizer)
+        groups = optimizer.param_groups
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            return tracker.entries  # Registry.entries' cache hit, inlined (every step)
         return self.registry.entries(optimizer, tracker)
 
     # --- observers --------------------------------------------------------------------
@@ -145,7 +148,13 @@ class Monitor:
         wrapper = sys._getframe(1)  # torch's step wrapper (see in_flight)
         if self._in_flight.nested(wrapper):
             return None  # part of the outer step (SAM's base step, super().step())
-        tracker = self._tracker(optimizer)
+        tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
+        if tracker is None or tracker.ref() is not optimizer:
+            tracker = self._tracker(optimizer)
+        if len(args) < 2 and not kwargs:  # a plain `optimizer.step()`: no closure
+            self._judge(optimizer, tracker)
+            self._in_flight.enter(wrapper)
+            return None
         closure, args, kwargs = _take_closure(args, kwargs)
         if closure is not None:
             if getattr(closure, "__zerograd_closure__", False):
@@ -182,7 +191,9 @@ class Monitor:
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
         if not self._sessions or not self._in_flight.leave(sys._getframe(1)):
             return
-        tracker = self._tracker(optimizer)
+        tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
+        if tracker is None or tracker.ref() is not optimizer:
+            tracker = self._tracker(optimizer)
         if tracker.unjudged_closure:  # an optimizer that ignored its closure: judge now
             tracker.unjudged_closure = False
             self._judge(optimizer, tracker)
@@ -193,17 +204,9 @@ class Monitor:
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
-        observed = False
-        marked = consumed.NO_TASK
-        for param, state in self._entries(optimizer, tracker):
-            if not state.handles and param.requires_grad:  # unfrozen since first seen
-                install_hooks(state, param)
-            if state.accumulations:
-                observed = True
-                if state.pass_task != marked:  # one backward pass: usually one task
-                    marked = state.pass_task
-                    consumed.mark_consumed(marked)
-            state.step_boundary(param.grad)
+        observed, tasks = close_windows(self._entries(optimizer, tracker))
+        for task in tasks:
+            consumed.mark_consumed(task)
         if not observed:
             consumed.mark_latest_consumed()
 
@@ -214,7 +217,12 @@ class Monitor:
         site = self.last_clear = capture_site(3)
         deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
-            state.api_clear(deliberate, site)
+            if state.accumulations:
+                state.api_clear(deliberate, site)
+            else:  # nothing to discard (the usual clear, right after a step): inlined
+                state.cleared = True
+                state.judged = False
+                state.clear_site = site
 
     def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None:
         """A param group was added (in the optimizer's constructor, usually) under the guard.
@@ -336,8 +344,14 @@ class Monitor:
             tracker.largest_window = backward_passes
         if tracker.counted_in_step:
             return
-        event = StepEvent(tracker.label, tracker.steps + 1, backward_passes, "ok")
-        for session in self._sessions:
+        event = _new_event(StepEvent, (tracker.label, tracker.steps + 1, backward_passes, "ok"))
+        sessions = self._sessions
+        if len(sessions) == 1:  # the usual case, unrolled
+            report = sessions[0].report
+            report.steps_checked += 1
+            report.events.append(event)
+            return
+        for session in sessions:
             report = session.report
             report.steps_checked += 1
             report.events.append(event)
@@ -378,9 +392,12 @@ class Monitor:
                 _warn_at_step(finding)
         if raising and judgement.violations:
             # Judge the next step afresh even if the caller swallows the error.
-            for param, state in self._entries(context.optimizer, tracker):
-                state.step_boundary(param.grad)
+            close_windows(self._entries(context.optimizer, tracker))
             raise GradientGuardError(judgement.violations[0])
+
+
+# ``StepEvent(...)`` runs a Python ``__new__``; this builds the same tuple in C (per step).
+_new_event = tuple.__new__
 
 
 def _warn_at_step(finding: Finding) -> None:

@@ -69,13 +69,8 @@ def clean_step(entries: list[Entry], contract: int | None) -> int | None:
     passes = 0
     for param, state in entries:
         accumulations = state.accumulations
-        if (
-            not accumulations
-            or state.origin == STALE
-            or state.discarded
-            or state.leaked
-            or param.grad is None
-        ):
+        # ``unusual``: a stale start, a discard or a leak in this window (param_state).
+        if not accumulations or state.unusual or param.grad is None:
             return None
         if accumulations > passes:
             passes = accumulations
