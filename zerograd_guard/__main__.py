@@ -85,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = build_parser().parse_args(argv)
     from zerograd_guard.run_script import (
         EXIT_USAGE,
+        RunOutcome,
         UsageError,
         print_outcome,
         run_script,
@@ -100,6 +101,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     warn = options.warn or ENV_VALUES[env_value] == "warn"
+
+    def finish(outcome: RunOutcome) -> int:
+        """Print (and write) the report; the run's exit status."""
+        print_outcome(outcome, sys.stderr)
+        sys.stderr.flush()
+        if options.report:
+            try:
+                write_json_report(outcome, options.report)
+            except OSError as error:
+                print(
+                    f"zerograd-guard: error: cannot write {options.report}: {error}",
+                    file=sys.stderr,
+                )
+                return EXIT_USAGE
+        return outcome.exit_status()
+
     try:
         outcome = run_script(
             options.script,
@@ -108,18 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_steps=options.max_steps,
             accumulate=options.accumulate,
             strict=options.strict,
+            report_now=finish,
         )
     except UsageError as error:
         print(f"zerograd-guard: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    print_outcome(outcome, sys.stderr)
-    if options.report:
-        try:
-            write_json_report(outcome, options.report)
-        except OSError as error:
-            print(f"zerograd-guard: error: cannot write {options.report}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-    return outcome.exit_status()
+    return finish(outcome)
 
 
 if __name__ == "__main__":

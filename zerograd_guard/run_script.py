@@ -10,12 +10,14 @@ optimizer steps, through a global step post-hook that raises a private
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 import runpy
 import sys
+import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,12 +51,19 @@ class StepLimit:
 
     A wrapper optimizer whose ``step`` calls an inner optimizer's ``step`` fires the
     global hooks twice, nested: only the outermost step counts.
+
+    Training in another thread: the limit ends that thread (its traceback is not
+    printed) and is raised asynchronously in the thread running the script, which
+    then stops like a single-threaded script (at its next bytecode, e.g. when its
+    ``join()`` returns).
     """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.steps = 0
         self._depth = 0
+        self._runner: int | None = None  # the thread running the script
+        self._runner_told = False
 
     @contextmanager
     def installed(self) -> Iterator[StepLimit]:
@@ -67,11 +76,22 @@ class StepLimit:
             register_optimizer_step_pre_hook(self._enter_step),
             register_optimizer_step_post_hook(self._leave_step),
         ]
+        previous_hook = threading.excepthook
+
+        def quiet_limit(args: threading.ExceptHookArgs) -> None:
+            if not issubclass(args.exc_type, _StepLimitReached):
+                previous_hook(args)
+
+        threading.excepthook = quiet_limit
+        self._runner = threading.get_ident()
         try:
             yield self
         finally:
+            self._runner = None
             for handle in handles:
                 handle.remove()
+            if threading.excepthook is quiet_limit:
+                threading.excepthook = previous_hook
 
     def _enter_step(self, optimizer: object, args: object, kwargs: object) -> None:
         self._depth += 1
@@ -81,7 +101,18 @@ class StepLimit:
         if self._depth == 0:
             self.steps += 1
             if self.steps >= self.limit:
+                runner = self._runner
+                if runner is not None and runner != threading.get_ident():
+                    self._tell_runner(runner)
                 raise _StepLimitReached
+
+    def _tell_runner(self, runner: int) -> None:
+        if self._runner_told:
+            return
+        self._runner_told = True
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(runner), ctypes.py_object(_StepLimitReached)
+        )
 
 
 @dataclass
@@ -153,8 +184,13 @@ def run_script(
     max_steps: int | None = None,
     accumulate: int | None = None,
     strict: bool = False,
+    report_now: Callable[[RunOutcome], int] | None = None,
 ) -> RunOutcome:
-    """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors."""
+    """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors.
+
+    ``report_now`` prints an outcome and returns the run's exit status: called if the
+    script ends the process with ``os._exit()``, which no ``finally`` survives.
+    """
     path = Path(script)
     if not path.is_file():
         raise UsageError(f"{script}: no such script file")
@@ -170,8 +206,16 @@ def run_script(
     limit = StepLimit(max_steps) if max_steps is not None else None
     session = guard(mode=mode, accumulate=accumulate)
     outcome = RunOutcome(script_status=0, mode=mode, report=None, strict=strict)
+
+    def abrupt_exit(status: int) -> int:
+        outcome.script_status = status
+        outcome.report = session.report
+        outcome.children = propagation.records()
+        return report_now(outcome) if report_now is not None else status
+
     try:
         with (
+            _reported_before_os_exit(abrupt_exit),
             _as_main_script(path, args),
             _quiet(GradientGuardWarning),
             session,
@@ -231,6 +275,33 @@ def _status_of(exit_request: SystemExit) -> int:
         return code
     print(code, file=sys.stderr)
     return 1
+
+
+@contextmanager
+def _reported_before_os_exit(finish: Callable[[int], int]) -> Iterator[None]:
+    """While the script runs, ``os._exit(status)`` in this process first reports the run
+    (``finish`` returns the status to exit with): violations the script caught itself
+    must not vanish with the process. A forked child's ``os._exit`` (multiprocessing,
+    DataLoader workers) is left alone."""
+    real_exit = os._exit
+    pid = os.getpid()
+
+    def reporting_exit(status: int) -> None:
+        if os.getpid() == pid:
+            os._exit = real_exit
+            try:
+                sys.stdout.flush()
+                status = finish(status)
+            finally:
+                real_exit(status)
+        real_exit(status)
+
+    os._exit = reporting_exit
+    try:
+        yield
+    finally:
+        if os._exit is reporting_exit:
+            os._exit = real_exit
 
 
 @contextmanager
