@@ -41,6 +41,7 @@ from zerograd_guard.runtime.report import (
     GradientGuardWarning,
     StepEvent,
 )
+from zerograd_guard.runtime.sessions import SessionStacks
 from zerograd_guard.runtime.sites import Site, capture_site
 from zerograd_guard.runtime.verdict import (
     Judgement,
@@ -62,7 +63,7 @@ FindingListener = Callable[[Finding, bool], None]
 class Monitor:
     def __init__(self) -> None:
         self._lock = threading.RLock()
-        self._sessions: list[Guard] = []
+        self._stacks = SessionStacks()
         self.registry = Registry()
         self._handles: list[Any] = []
         self._patches = Patches(self)
@@ -76,27 +77,30 @@ class Monitor:
 
     @property
     def active(self) -> bool:
-        return bool(self._sessions)
+        """Some guard session is active, in any thread (the hooks are installed)."""
+        return bool(self._stacks)
+
+    @property
+    def _sessions(self) -> list[Guard]:
+        """The sessions that apply to the calling thread (``sessions``)."""
+        return self._stacks.current()
 
     @property
     def sessions(self) -> tuple[Guard, ...]:
-        return tuple(self._sessions)
+        return tuple(self._stacks.current())
 
     def push(self, session: Guard) -> None:
         with self._lock:
-            if not self._sessions:
+            if not self._stacks:
                 self._install()
-            self._sessions.append(session)
-            self._contracts = _any_contract(self._sessions)
+            self._stacks.push(session)
+            self._contracts = _any_contract(self._stacks.all())
 
     def pop(self, session: Guard) -> None:
         with self._lock:
-            for index in range(len(self._sessions) - 1, -1, -1):
-                if self._sessions[index] is session:
-                    del self._sessions[index]
-                    break
-            self._contracts = _any_contract(self._sessions)
-            if not self._sessions:
+            self._stacks.pop(session)
+            self._contracts = _any_contract(self._stacks.all())
+            if not self._stacks:
                 self._uninstall()
 
     def _install(self) -> None:
