@@ -70,7 +70,6 @@ class Monitor:
         self._in_flight = StepsInFlight()
         self._deliberate_clears = 0  # > 0 while zerograd_guard.discard() clears
         self._contracts = False  # some session declares accumulate(...)
-        self.last_clear: Site | None = None
         self.listeners: list[FindingListener] = []
 
     # --- sessions -------------------------------------------------------------------
@@ -120,7 +119,6 @@ class Monitor:
         self.registry.clear()
         self._in_flight.clear()
         consumed.forget_all()
-        self.last_clear = None
 
     # --- registry -------------------------------------------------------------------
 
@@ -184,7 +182,7 @@ class Monitor:
             if owner is not None and self.active:
                 tracker = self._tracker(owner)
                 tracker.unjudged_closure = False
-                self._judge(owner, tracker)
+                self._judge(owner, tracker, in_closure=True)
                 tracker.counted_in_step = True  # LBFGS evaluates it many times: one step
                 self._boundary(owner, tracker)
             return result
@@ -218,7 +216,7 @@ class Monitor:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
         optimizer = _unwrapped(optimizer)
-        site = self.last_clear = capture_site(3)
+        site = capture_site(3)
         deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
             if state.accumulations:
@@ -249,7 +247,7 @@ class Monitor:
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        site = self.last_clear = capture_site(3)
+        site = capture_site(3)
         known_state = self.registry.known_state
         deliberate = self._deliberate_clears > 0
         for param in module.parameters():
@@ -284,7 +282,12 @@ class Monitor:
 
     # --- judging ----------------------------------------------------------------------
 
-    def _judge(self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker) -> None:
+    def _judge(
+        self,
+        optimizer: torch.optim.Optimizer,
+        tracker: OptimizerTracker,
+        in_closure: bool = False,
+    ) -> None:
         __tracebackhide__ = True
         entries = self._entries(optimizer, tracker)
         for _, state in entries:
@@ -305,8 +308,8 @@ class Monitor:
             label=tracker.label,
             step=tracker.steps + 1,
             contract=contract,
-            last_clear=self.last_clear,
             short_window_allowed=tracker.windows.short_allowed,
+            in_closure=in_closure,
         )
         judgement = judge_step(entries, context, tracker.warned)
         if contract is not None and not judgement.violations and judgement.backward_passes:

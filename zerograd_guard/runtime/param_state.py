@@ -50,6 +50,7 @@ class ParamState:
         "boundary_version",
         "clear_site",
         "cleared",
+        "discard_later",
         "discard_site",
         "discarded",
         "discarded_clean",
@@ -57,6 +58,7 @@ class ParamState:
         "flag",
         "handles",
         "judged",
+        "later_sites",
         "leak_site",
         "leaked",
         "origin",
@@ -108,6 +110,9 @@ class ParamState:
         self.flag: torch.Tensor | None = None
         self.pending_flag: torch.Tensor | None = None
         self.discard_site: Site | None = None  # ... of the last window a clear discarded
+        self.discard_later: list[Site] | None = None  # ... and its later backward lines
+        # Other backward lines of this window than the one that opened it, in order.
+        self.later_sites: list[Site] | None = None
         # The window holds a pass another optimizer's step consumed, and a later pass.
         self.leaked = False
         self.leak_site: Site | None = None
@@ -144,6 +149,7 @@ class ParamState:
         if not (deliberate or self._used_before_clear()):
             self.discarded += accumulations
             self.discard_site = self.window_site
+            self.discard_later = self.later_sites
             if self.origin in (CLEAN, STALE):
                 self.discarded_clean += accumulations
         self.accumulations = 0
@@ -151,6 +157,7 @@ class ParamState:
         self.flag = None
         self.leaked = False
         self.leak_site = None
+        self.later_sites = None
 
     def _used_before_clear(self) -> bool:
         if consumed.was_consumed(self.pass_task):
@@ -242,11 +249,20 @@ class ParamState:
                 _last_backward[1] if task == _last_backward[0] != -1 else backward_site(task)
             )
             self.cleared = False
-        elif task != self.pass_task and consumed.was_consumed(self.pass_task):
-            self.unusual = True
-            self.leaked = True  # the earlier pass was another optimizer's: it stepped it
-            if self.leak_site is None:
-                self.leak_site = backward_site(task)
+        elif task != self.pass_task:  # a later backward pass of this window
+            if consumed.was_consumed(self.pass_task):
+                self.unusual = True
+                self.leaked = True  # the earlier pass was another optimizer's: it stepped it
+                if self.leak_site is None:
+                    self.leak_site = backward_site(task)
+            site = _last_backward[1] if task == _last_backward[0] != -1 else backward_site(task)
+            if site is not None and site != self.window_site:
+                later = self.later_sites
+                if later is None:
+                    self.unusual = True
+                    self.later_sites = [site]  # type: ignore[list-item]
+                elif site not in later:
+                    later.append(site)  # type: ignore[arg-type]
         self.accumulations += 1
         self.pass_task = task
         self.pass_version = param._version
