@@ -26,6 +26,7 @@ from typing import Any, TextIO
 from zerograd_guard.children import ChildRecord, ChildViolation, start_propagation
 from zerograd_guard.children.child import leave_parent
 from zerograd_guard.children.records import violations_of
+from zerograd_guard.terminal_tail import TerminalTail
 
 EXIT_VIOLATION = 1
 EXIT_USAGE = 2
@@ -130,6 +131,8 @@ class RunOutcome:
     interrupted: bool = False
     strict: bool = False
     """``--strict``: warnings, and a run that watched no optimizer, fail it too."""
+    mid_line: bool = False
+    """The script's last write to stdout/stderr left the cursor mid-line (a ``\r`` bar)."""
 
     @property
     def child_violations(self) -> list[ChildViolation]:
@@ -206,9 +209,11 @@ def run_script(
     limit = StepLimit(max_steps) if max_steps is not None else None
     session = guard(mode=mode, accumulate=accumulate)
     outcome = RunOutcome(script_status=0, mode=mode, report=None, strict=strict)
+    terminal = TerminalTail()
 
     def abrupt_exit(status: int) -> int:
         outcome.script_status = status
+        outcome.mid_line = terminal.mid_line
         outcome.report = session.report
         outcome.children = propagation.records()
         return report_now(outcome) if report_now is not None else status
@@ -216,6 +221,7 @@ def run_script(
     try:
         with (
             _reported_before_os_exit(abrupt_exit),
+            terminal.tracking(),
             _as_main_script(path, args),
             _quiet(GradientGuardWarning),
             session,
@@ -229,6 +235,7 @@ def run_script(
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
+        outcome.mid_line = terminal.mid_line
         outcome.report = session.report
         outcome.children = propagation.records()
         propagation.close()
@@ -345,7 +352,8 @@ def print_outcome(outcome: RunOutcome, stream: TextIO) -> None:
         lines.append(NOTHING_WATCHED)
     lines += _distinct(violations, prefix="")
     lines += _distinct(warned, prefix="warning: ")
-    stream.write("\n".join(lines) + "\n")
+    fresh_line = "\n" if outcome.mid_line else ""
+    stream.write(fresh_line + "\n".join(lines) + "\n")
 
 
 def _distinct(findings: list[tuple[dict[str, Any], str]], prefix: str) -> list[str]:

@@ -123,3 +123,26 @@ def test_hand_written_accumulation_is_no_false_alarm(
     status, _, err = run(capsys, str(script))
     assert "ZG10" not in err, err
     assert status == 0
+
+
+def test_summary_starts_on_a_fresh_line_after_a_progress_bar(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = write_script(
+        tmp_path,
+        """
+        train(2)
+        sys.stderr.write("\\repoch 1: 100%")
+        """,
+    )
+    status, _, err = run(capsys, str(script))
+    assert "100%\nzerograd-guard: 2 optimizer steps checked" in err
+    assert status == 0
+
+
+def test_summary_adds_no_blank_line_after_a_finished_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = write_script(tmp_path, 'train(2)\nsys.stderr.write("epoch 1: 100%\\n")\n')
+    _, _, err = run(capsys, str(script))
+    assert "100%\nzerograd-guard: 2 optimizer steps checked" in err
