@@ -59,6 +59,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="assert that every step consumes exactly K backward passes",
     )
+    run.add_argument(
+        "--library",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="a module whose frames reports skip, like a training library's (an in-house "
+        "trainer), so sites show your own lines; repeatable",
+    )
     run.add_argument("--report", metavar="PATH", help="also write the report as JSON to PATH")
     run.add_argument("script", help="the Python script to run")
     script_args = run.add_argument(
@@ -126,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             accumulate=options.accumulate,
             strict=options.strict,
             report_now=finish,
+            library=options.library,
         )
     except UsageError as error:
         print(f"zerograd-guard: error: {error}", file=sys.stderr)

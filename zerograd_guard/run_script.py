@@ -188,11 +188,14 @@ def run_script(
     accumulate: int | None = None,
     strict: bool = False,
     report_now: Callable[[RunOutcome], int] | None = None,
+    library: Sequence[str] = (),
 ) -> RunOutcome:
     """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors.
 
     ``report_now`` prints an outcome and returns the run's exit status: called if the
     script ends the process with ``os._exit()``, which no ``finally`` survives.
+    ``library`` names modules whose frames sites skip, like a training library's (an
+    in-house trainer); a name that cannot be found is a usage error.
     """
     path = Path(script)
     if not path.is_file():
@@ -223,6 +226,7 @@ def run_script(
             _reported_before_os_exit(abrupt_exit),
             terminal.tracking(),
             _as_main_script(path, args),
+            _library_modules(library),
             _quiet(GradientGuardWarning),
             session,
             limit.installed() if limit is not None else nullcontext(),
@@ -309,6 +313,29 @@ def _reported_before_os_exit(finish: Callable[[int], int]) -> Iterator[None]:
     finally:
         if os._exit is reporting_exit:
             os._exit = real_exit
+
+
+@contextmanager
+def _library_modules(names: Sequence[str]) -> Iterator[None]:
+    """Sites skip these modules' frames; guarded children inherit the list (environment).
+    Looked up once the script's directory is on ``sys.path``, before it runs."""
+    if not names:
+        yield
+        return
+    from zerograd_guard.runtime.sites import LIBRARY_ENV, add_library_modules
+
+    missing = add_library_modules(names)
+    if missing:
+        raise UsageError(f"--library {missing[0]}: no such module (is it importable here?)")
+    saved = os.environ.get(LIBRARY_ENV)
+    os.environ[LIBRARY_ENV] = ",".join([*([saved] if saved else []), *names])
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(LIBRARY_ENV, None)
+        else:
+            os.environ[LIBRARY_ENV] = saved
 
 
 @contextmanager

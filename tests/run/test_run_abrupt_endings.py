@@ -146,3 +146,42 @@ def test_summary_adds_no_blank_line_after_a_finished_line(
     script = write_script(tmp_path, 'train(2)\nsys.stderr.write("epoch 1: 100%\\n")\n')
     _, _, err = run(capsys, str(script))
     assert "100%\nzerograd-guard: 2 optimizer steps checked" in err
+
+
+IN_HOUSE_TRAINER = """
+def fit(model, optimizer, x, steps):
+    for _ in range(steps):
+        model(x).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_listed_library_modules_are_skipped_by_sites(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    package = tmp_path / "inhouse_trainer"
+    package.mkdir()
+    (package / "__init__.py").write_text(IN_HOUSE_TRAINER)
+    script = write_script(
+        tmp_path,
+        "import inhouse_trainer\ninhouse_trainer.fit(model, optimizer, torch.ones(2, 3), 3)\n",
+    )
+    _, _, plain = run(capsys, str(script))
+    assert "__init__.py:5" in plain  # the trainer's own optimizer.step() line
+    status, _, listed = run(capsys, "--library", "inhouse_trainer", str(script))
+    assert status == 1
+    assert "train.py:" in listed and "inhouse_trainer.fit(model" in listed
+    assert "__init__.py" not in listed
+    assert os.environ.get("ZEROGRAD_GUARD_LIBRARY") is None
+
+
+def test_an_unknown_library_module_is_a_one_line_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script = write_script(tmp_path, "train(1)\n")
+    status, _, err = run(capsys, "--library", "no_such_trainer_module", str(script))
+    assert status == 2
+    assert err.strip().splitlines() == [
+        "zerograd-guard: error: --library no_such_trainer_module: no such module "
+        "(is it importable here?)"
+    ]
