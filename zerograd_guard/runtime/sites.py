@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import linecache
 import os
+import re
 import sys
 from types import CodeType
 
@@ -150,25 +151,61 @@ def backward_site(task: int) -> Site | None:
 
 
 def describe_site(site: Site | None) -> str:
-    """``path:line  source text`` for a report; '?' when no user frame was on the stack."""
+    """``path:line  source text`` for a report (``In [5], line 3  text`` for a notebook
+    cell); '?' when no user frame was on the stack."""
     if site is None:
         return "? (not on a Python stack: autograd worker thread)"
     code, line = site
     text = linecache.getline(code.co_filename, line).strip()
-    where = f"{_short_path(code.co_filename)}:{line}"
+    cell = notebook_cell(code.co_filename)
+    where = (
+        f"In [{cell}], line {line}"
+        if cell is not None
+        else f"{_short_path(code.co_filename)}:{line}"
+    )
     return f"{where}  {text}" if text else where
 
 
 def site_record(site: Site | None) -> dict[str, object] | None:
-    """A JSON-ready form of a site."""
+    """A JSON-ready form of a site (with ``cell``, its execution count, in a notebook)."""
     if site is None:
         return None
     code, line = site
-    return {
+    record: dict[str, object] = {
         "file": code.co_filename,
         "line": line,
         "source": linecache.getline(code.co_filename, line).strip(),
     }
+    cell = notebook_cell(code.co_filename)
+    if cell is not None:
+        record["cell"] = cell
+    return record
+
+
+_OLD_CELL_NAME = re.compile(r"<ipython-input-(\d+)-[0-9a-f]+>")
+
+
+def notebook_cell(filename: str) -> int | None:
+    """The execution count of the IPython/Jupyter cell compiled under ``filename``.
+
+    ipykernel names a cell's code ``.../ipykernel_<pid>/<hash>.py``; IPython's compiler
+    (``get_ipython().compile``, ``IPython.core.compilerop.CachingCompiler``) keeps the
+    name-to-count map in ``_filename_map``. Older IPython put the count in the name
+    itself (``<ipython-input-5-...>``). IPython is never imported here.
+    """
+    ipython = sys.modules.get("IPython")
+    get_shell = getattr(ipython, "get_ipython", None)
+    if callable(get_shell):
+        try:
+            shell = get_shell()
+        except Exception:  # a half-initialised shell: no cell names, nothing else
+            shell = None
+        names = getattr(getattr(shell, "compile", None), "_filename_map", None)
+        number = names.get(filename) if isinstance(names, dict) else None
+        if isinstance(number, int):
+            return number
+    match = _OLD_CELL_NAME.fullmatch(filename)
+    return int(match[1]) if match else None
 
 
 def _short_path(path: str) -> str:
