@@ -24,11 +24,11 @@ from typing import Any, TextIO
 from zerograd_guard.children import ChildRecord, ChildViolation, start_propagation
 from zerograd_guard.children.child import leave_parent
 from zerograd_guard.children.records import violations_of
+from zerograd_guard.folding import fold_repeats
 
 EXIT_VIOLATION = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-MAX_STEPS_LISTED = 8
 NOTHING_WATCHED = (
     "zerograd-guard: warning: NO OPTIMIZER WAS WATCHED: the script never stepped or cleared "
     "a torch.optim optimizer, so nothing was checked (a hand-written update such as "
@@ -272,38 +272,9 @@ def print_outcome(outcome: RunOutcome, stream: TextIO) -> None:
     lines = [_summary(outcome)]
     if outcome.watched_nothing:
         lines.append(NOTHING_WATCHED)
-    lines += _distinct(violations, prefix="")
-    lines += _distinct(warned, prefix="warning: ")
+    lines += [text for _, text in fold_repeats(violations)]
+    lines += ["warning: " + text for _, text in fold_repeats(warned)]
     stream.write("\n".join(lines) + "\n")
-
-
-def _distinct(findings: list[tuple[dict[str, Any], str]], prefix: str) -> list[str]:
-    first_text: dict[tuple[object, ...], str] = {}
-    later_steps: dict[tuple[object, ...], list[str]] = {}
-    for details, text in findings:
-        site = details.get("step_site") or {}
-        key = (
-            details.get("pid"),
-            details.get("code"),
-            details.get("optimizer"),
-            tuple(details.get("parameters") or ()),
-            site.get("file"),
-            site.get("line"),
-        )
-        if key in first_text:
-            later_steps[key].append(str(details.get("step", "?")))
-        else:
-            first_text[key] = prefix + text
-            later_steps[key] = []
-    lines = []
-    for key, text in first_text.items():
-        repeats = later_steps[key]
-        if repeats:
-            shown = ", ".join(repeats[:MAX_STEPS_LISTED])
-            more = ", ..." if len(repeats) > MAX_STEPS_LISTED else ""
-            text += f"\n  (also at {len(repeats)} later step(s): {shown}{more})"
-        lines.append(text)
-    return lines
 
 
 def _summary(outcome: RunOutcome) -> str:
