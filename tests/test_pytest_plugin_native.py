@@ -314,3 +314,18 @@ def test_violation_expected_by_pytest_raises_is_not_counted(pytester):
     files = {v["step_site"]["file"] for t in report["tests"] for v in t["violations"]}
     assert files == {"trainer.py"}
     assert all((pytester.path / name).is_file() for name in files)
+
+
+@pytest.mark.parametrize("where", ["command line", "addopts"])
+def test_unknown_mode_lists_the_valid_modes(pytester, where):
+    pytester.makepyfile(test_plain="def test_x():\n    pass\n")
+    if where == "addopts":
+        pytester.makeini("[pytest]\naddopts = --zerograd-guard=bogus\n")
+        result = pytester.runpytest_subprocess("-p", "no:randomly")
+    else:
+        result = pytester.runpytest_subprocess("--zerograd-guard=bogus", "-p", "no:randomly")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    errors = [line for line in result.stderr.lines if "bogus" in line]
+    assert errors == [
+        "ERROR: --zerograd-guard=bogus: unknown mode; expected one of error, warn, off"
+    ], result.stderr.str()

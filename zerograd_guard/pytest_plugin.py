@@ -85,6 +85,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "guard every test: true | warn | off (default off)",
         default="off",
     )
+    _reject_unknown_modes(parser)
+
+
+def _reject_unknown_modes(parser: pytest.Parser) -> None:
+    """``--zerograd-guard=bogus``: a one-line error naming the valid modes.
+
+    argparse would split the word at "=" and reject a value for the flag ("ignored
+    explicit argument 'bogus'"), before any plugin hook sees the command line; pytest's
+    parser parses the whole line (addopts and PYTEST_ADDOPTS included) through
+    ``parse_known_and_unknown_args`` first, so the mode is checked there.
+    """
+    parse = parser.parse_known_and_unknown_args
+
+    def checked(args: Any, namespace: Any = None) -> Any:
+        for word in map(str, args):
+            if word.startswith("--zerograd-guard=") and word.partition("=")[2] not in MODES:
+                raise pytest.UsageError(f"{word}: unknown mode; expected one of {', '.join(MODES)}")
+        return parse(args, namespace=namespace)
+
+    parser.parse_known_and_unknown_args = checked  # type: ignore[method-assign]
 
 
 def pytest_load_initial_conftests(args: list[str]) -> None:
