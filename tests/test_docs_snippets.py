@@ -183,3 +183,13 @@ def test_rule_pages_say_runtime_settings_limitations_and_link_pytorch(code):
     # Relative links to other docs pages resolve to existing pages.
     for target in re.findall(r"\]\(\.\./([\w\-]+\.md)", text):
         assert (ROOT / "docs" / target).is_file(), target
+
+
+@pytest.mark.parametrize("where, body", _blocks("toml"), ids=lambda value: str(value)[:20])
+def test_every_toml_snippet_is_valid_toml(where, body):
+    tomllib.loads(body)  # the Helix and plugin entry-point snippets too
+
+
+@pytest.mark.parametrize("where, body", _blocks("ini"), ids=lambda value: str(value)[:20])
+def test_every_ini_snippet_is_a_pytest_ini_the_tests_above_paste(where, body):
+    assert body in PYTEST_INI, f"{where}: an ini snippet no test pastes"
