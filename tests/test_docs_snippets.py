@@ -193,3 +193,10 @@ def test_every_toml_snippet_is_valid_toml(where, body):
 @pytest.mark.parametrize("where, body", _blocks("ini"), ids=lambda value: str(value)[:20])
 def test_every_ini_snippet_is_a_pytest_ini_the_tests_above_paste(where, body):
     assert body in PYTEST_INI, f"{where}: an ini snippet no test pastes"
+
+
+def test_no_error_message_sends_users_to_an_index_the_package_is_not_on():
+    # The hints printed when torch or the language server's packages are missing.
+    pattern = re.compile(r"pip install ['\"]?zerograd-guard\b")
+    for path in sorted((ROOT / "zerograd_guard").rglob("*.py")):
+        assert not pattern.search(path.read_text(encoding="utf-8")), path

@@ -135,7 +135,9 @@ def pytest_configure(config: pytest.Config) -> None:
     leave_guarded_parent()  # started by a guarded test: this run guards itself, or not at all
     mode = _mode(config)
     if mode != "off" and importlib.util.find_spec("torch") is None:
-        raise pytest.UsageError("--zerograd-guard needs torch: pip install zerograd-guard[torch]")
+        raise pytest.UsageError(
+            "--zerograd-guard needs torch: pip install torch (docs/install.md: a CPU-only build)"
+        )
     state: dict[str, Any] = {"mode": mode, "tests": []}
     config.stash[_SESSION_KEY] = state
     config.pluginmanager.register(_Recorder(state), "zerograd-guard-recorder")

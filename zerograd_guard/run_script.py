@@ -217,7 +217,9 @@ def _run_guarded(
     try:
         from zerograd_guard.runtime import GradientGuardError, GradientGuardWarning, guard
     except ImportError as error:
-        raise UsageError(f"the runtime guard needs torch: {error}") from None
+        raise UsageError(
+            f"the runtime guard needs torch (pip install torch; docs/install.md): {error}"
+        ) from None
 
     propagation = start_propagation(mode, accumulate)
     limit = StepLimit(max_steps) if max_steps is not None else None
