@@ -225,6 +225,7 @@ from zerograd_guard import GradientGuardWarning
 
 
 def test_seven_steps():
+    warnings.warn("an unrelated warning")  # still reaches pytest's summary
     trainer.train(7)
 
 
@@ -247,7 +248,8 @@ def test_warn_mode_folds_repeats_into_one_warning(pytester):
     assert output.count("GradientGuardWarning: ZG101") == 1, output
     assert "(also at 5 later step(s): 3, 4, 5, 6, 7)" in output
     assert "trainer.py:10: GradientGuardWarning" in output  # at the user's step line
-    result.stdout.fnmatch_lines(["*2 passed, 1 warning*"])
+    assert "UserWarning: an unrelated warning" in output
+    result.stdout.fnmatch_lines(["*2 passed, 2 warnings*"])
 
 
 def test_warn_mode_keeps_w_error_at_the_step(pytester):
