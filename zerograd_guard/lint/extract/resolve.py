@@ -15,6 +15,7 @@ import libcst as cst
 
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
+    CLIPPING_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
     NOT_OPTIMIZER_NAME,
@@ -489,6 +490,7 @@ class Resolver:
             return [self._as(event, EventKind.HAVOC, (ALL,))]
         if (
             name in HARMLESS_CALLS
+            or matches(CLIPPING_CALL, name)
             or name in OPTIMIZER_CLASSES
             or matches(SCHEDULER_FACTORY, name)
             or matches(OPTIMIZER_FACTORY, name)
