@@ -71,6 +71,12 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {
     "d2l_torch_from_scratch.py::move@212": f"the parameter `trainer_D` is {_UNKNOWN_OPTIMIZER}",
     "d2l_torch_from_scratch.py::delete@230": f"update_G {_CALLED_FROM_NOTEBOOKS}",
     "d2l_torch_from_scratch.py::move@230": f"the parameter `trainer_G` is {_UNKNOWN_OPTIMIZER}",
+    "a2c_acktr_ikostrikov.py::delete@71": (
+        "self.optimizer is a KFACOptimizer (imported) or RMSprop depending on a flag: "
+        + _UNKNOWN_OPTIMIZER.replace("of unknown type", "of partly unknown type")
+    ),
+    "td3_fujimoto.py::delete@133": "TD3.train is called once per update from main.py, not here",
+    "td3_fujimoto.py::delete@144": "TD3.train is called once per update from main.py, not here",
     "ignite_faq_gradient_accumulation__fixed.py::delete@16": (
         "update_fn runs once per iteration under ignite's Engine, a loop the analyzer does not see"
     ),
