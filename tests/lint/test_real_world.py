@@ -43,9 +43,13 @@ CORPUS_FILES = sorted(p for p in CORPUS.glob("*.py") if p.name != "inject.py")
 # not a wrong expectation). strict: the test fails as soon as the gap is closed.
 KNOWN_GAPS: dict[str, str] = {
     "accelerate_test_sync.py": (
-        "the reference optimizer `opt` is built in get_training_setup and reaches the test "
-        "through a returned tuple, so its parameters are unknown: the prepared copy's "
-        "accelerator.backward (line 41) is taken to feed it too (false ZG101)"
+        "what step_model's backward reaches is incomplete under every binding: its loss "
+        "comes from a call of its parameter `model` (any callable) and, after "
+        "`loss /= accelerator.gradient_accumulation_steps`, from an attribute of its "
+        "parameter `accelerator` (the read sees only the augmented value, not the loss "
+        "before it), so the prepared copy's accelerator.backward (line 41) may feed the "
+        "reference `opt` (false ZG101). `opt`'s parameters themselves are known ({model}), "
+        "the returned tuple is not the cause"
     ),
     "ignite_faq_gradient_accumulation__buggy.py": (
         "the update function runs once per iteration under ignite's Engine, a loop the analyzer "
