@@ -8,6 +8,7 @@ read or parsed. Every user error is one line on stderr, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -19,11 +20,13 @@ from zerograd_guard.lint.cache import DEFAULT_DIRNAME
 from zerograd_guard.lint.config import Config, ConfigError, ConfigResolver, load_config_file
 from zerograd_guard.lint.discovery import discover
 from zerograd_guard.lint.formats import FORMATS
+from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
 from zerograd_guard.lint.runner import FileResult, FileSettings, FileTask, Reported, RunSettings
 from zerograd_guard.lint.selection import SelectionError, expand, per_file_ignored, resolve
 
 if TYPE_CHECKING:
+    from zerograd_guard.lint.project.graph import Project
     from zerograd_guard.lint.rules.base import Rule
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -114,6 +117,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--no-plugins", action="store_true", help="do not load plugins from installed packages"
+    )
+    parser.add_argument(
+        "--no-project",
+        action="store_true",
+        help="analyse each file alone (calls into other linted modules stay unknown)",
     )
     return parser
 
@@ -261,6 +269,25 @@ def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:
     return governing.root / DEFAULT_DIRNAME
 
 
+def _in_project(tasks: list[FileTask], configs: list[Config]) -> tuple[Project, list[FileTask]]:
+    """Index the run's files as one project; tasks of files whose configuration says
+    ``project = false`` stay in per-file mode."""
+    from zerograd_guard.lint.project.build import build_project
+
+    options = [task.settings.options for task in tasks]
+    merged = AnalysisOptions(
+        extra_backward_calls=frozenset().union(*(o.extra_backward_calls for o in options)),
+        extra_clear_calls=frozenset().union(*(o.extra_clear_calls for o in options)),
+        extra_step_calls=frozenset().union(*(o.extra_step_calls for o in options)),
+    )
+    project = build_project((task.path for task in tasks), merged)
+    placed = [
+        dataclasses.replace(task, project=project.context(task.path)) if config.project else task
+        for task, config in zip(tasks, configs, strict=True)
+    ]
+    return project, placed
+
+
 def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     from zerograd_guard.lint.plugins.manager import load as load_plugins
     from zerograd_guard.lint.runner import run_tasks
@@ -284,10 +311,14 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     )
     found = discover(paths, resolver, args.force_exclude)
     planner = _Planner(args, rules, contributions, run)
-    tasks = [planner.task(path, resolver.for_path(path, is_dir=False)) for path in found.files]
+    configs = [resolver.for_path(path, is_dir=False) for path in found.files]
+    tasks = [planner.task(path, config) for path, config in zip(found.files, configs, strict=True)]
     if not found.files and not found.missing:
         sys.stderr.write("warning: no Python files found under the given paths\n")
-    results = run_tasks(tasks, args.jobs or default_jobs())
+    project = None
+    if not args.no_project and any(config.project for config in configs):
+        project, tasks = _in_project(tasks, configs)
+    results = run_tasks(tasks, args.jobs or default_jobs(), project)
     for raw in found.missing:
         sys.stderr.write(f"{raw}: error: no such file or directory\n")
     for result in results:

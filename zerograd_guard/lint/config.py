@@ -35,7 +35,7 @@ _LIST_KEYS = (
     "extend-step-calls",
     "managed-engines",
 )
-_KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores")
+_KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores", "project")
 
 
 class ConfigError(Exception):
@@ -53,6 +53,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    project: bool = True  # ``project = false``: analyse each file alone
     options: AnalysisOptions = field(default_factory=AnalysisOptions)
 
 
@@ -79,6 +80,9 @@ def parse_table(table: Any, path: Path) -> Config:
         raise ConfigError(f"{path}: error: [tool.{TABLE}] per-file-ignores must be a table")
     for pattern, codes in raw_per_file.items():
         per_file.append((pattern, _string_list(path, f"per-file-ignores.{pattern!r}", codes)))
+    project = table.get("project", True)
+    if not isinstance(project, bool):
+        raise ConfigError(f"{path}: error: [tool.{TABLE}] project must be true or false")
     options = AnalysisOptions(
         extra_backward_calls=frozenset(lists.get("extend-backward-calls", ())),
         extra_clear_calls=frozenset(lists.get("extend-clear-calls", ())),
@@ -93,6 +97,7 @@ def parse_table(table: Any, path: Path) -> Config:
         ignore=lists.get("ignore", ()),
         exclude=lists.get("exclude", ()),
         per_file_ignores=tuple(per_file),
+        project=project,
         options=options,
     )
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.cache import ResultCache, cache_key
 from zerograd_guard.lint.findings import Edit, Finding, Fix
@@ -33,6 +34,9 @@ from zerograd_guard.lint.sourcefile import (
     read_bytes,
     write_atomic,
 )
+
+if TYPE_CHECKING:
+    from zerograd_guard.lint.project.graph import Project, ProjectContext
 
 MAX_FIX_ROUNDS = 25
 
@@ -65,6 +69,7 @@ class FileTask:
     display: str
     settings: FileSettings
     run: RunSettings
+    project: ProjectContext | None = None  # project mode (see ``zerograd_guard.lint.project``)
 
 
 @dataclass(frozen=True)
@@ -120,12 +125,19 @@ class _Analysis:
         self.settings = task.settings
         self.cache = ResultCache(task.run.cache_dir) if task.run.cache_dir else None
         self.cache_only = cache_only
+        self.context = task.project
 
     def __call__(self, program: str) -> list[Finding]:
-        # The substring pre-filter is cheaper than hashing and reading a cache entry.
-        if not may_contain_backward(program, self.settings.options):
+        context = self.context
+        # The substring pre-filter is cheaper than hashing and reading a cache entry. In
+        # project mode a file without a backward may still call one in another module.
+        candidate = context is not None and context.candidate
+        if not candidate and not may_contain_backward(program, self.settings.options):
             return []
-        key = cache_key(program, self.settings.config_key)
+        config_key = self.settings.config_key
+        if context is not None:  # the result also depends on every file it may read
+            config_key = f"{config_key}#project={context.key}"
+        key = cache_key(program, config_key)
         if self.cache is not None:
             cached = self.cache.get(key)
             if cached is not None:
@@ -135,9 +147,15 @@ class _Analysis:
         # Imported only on a cache miss: the analyzer pulls in libcst, which a
         # warm run over unchanged files never needs.
         from zerograd_guard.lint.analyze import analyze_source
+        from zerograd_guard.lint.project.session import lookup
 
         check_code_size(program)
-        findings = analyze_source(program, self.settings.options, list(self.settings.rules))
+        findings = analyze_source(
+            program,
+            self.settings.options,
+            list(self.settings.rules),
+            lookup(context, self.settings.options),
+        )
         if self.cache is not None:
             self.cache.put(key, findings)
         return findings
@@ -387,23 +405,40 @@ def _size(task: FileTask) -> int:
         return 0
 
 
-def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
+def _run_pool(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> list[FileResult]:
     if len(tasks) <= 1:
         return [lint_file(task) for task in tasks]
     # Import the analyzer (and libcst) once here: forked workers inherit it.
     import zerograd_guard.lint.analyze  # noqa: F401
+    from zerograd_guard.lint.project.session import install
 
     workers = min(jobs, len(tasks))
     # Largest files first and small chunks: one slow file must not leave the
     # other workers idle at the end.
     ordered = sorted(tasks, key=_size, reverse=True)
     chunksize = max(1, min(16, len(tasks) // (workers * 64)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=install, initargs=(project,)) as pool:
         return list(pool.map(lint_file, ordered, chunksize=chunksize))
 
 
-def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
-    """Lint every task; results sorted by path, whatever the number of jobs."""
+def run_tasks(
+    tasks: Sequence[FileTask], jobs: int, project: Project | None = None
+) -> list[FileResult]:
+    """Lint every task; results sorted by path, whatever the number of jobs. ``project``:
+    the index of the run's files, for tasks that carry a ``ProjectContext``."""
+    from zerograd_guard.lint.project.session import install
+
+    install(project)
+    try:
+        results = _run_all(tasks, jobs, project)
+    finally:
+        install(None)
+    for result in results:
+        result.reported.sort(key=lambda item: item.sort_key)
+    return sorted(results, key=lambda result: result.path)
+
+
+def _run_all(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> list[FileResult]:
     if jobs <= 1 or len(tasks) <= 1:
         results = [lint_file(task) for task in tasks]
     else:
@@ -416,7 +451,5 @@ def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
                 pending.append(task)
             else:
                 results.append(cached)
-        results.extend(_run_pool(pending, jobs))
-    for result in results:
-        result.reported.sort(key=lambda item: item.sort_key)
-    return sorted(results, key=lambda result: result.path)
+        results.extend(_run_pool(pending, jobs, project))
+    return results

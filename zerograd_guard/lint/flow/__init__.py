@@ -31,6 +31,7 @@ def check_flow(model: ModuleModel) -> Observations:
             engine.run(function, as_iteration=as_iteration, self_class=self_class)
         except BudgetExceeded:
             engine.stack.clear()
+            engine.via.clear()
     return engine.observations
 
 

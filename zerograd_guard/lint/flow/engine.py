@@ -73,6 +73,8 @@ class Observations:
     step_statuses: dict[tuple[Event, str], set[str]] = field(default_factory=dict)
     discards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
+    # project mode: each event of another module -> the call in this file it ran under
+    sites: dict[Event, Event] = field(default_factory=dict)
 
 
 @dataclass
@@ -128,6 +130,7 @@ class FlowEngine:
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
         self.loops: list[tuple[Loop, _Frame, int]] = []
         self.guards: list[Atom | None] = []  # conditions of the branches being analysed
+        self.via: list[Event] = []  # calls from this file into other modules, innermost last
 
     # -- entry points -------------------------------------------------------------------
 
@@ -341,6 +344,8 @@ class FlowEngine:
         self.work += len(states)
         if self.work > WORK_BUDGET:
             raise BudgetExceeded
+        if self.via and event.function is not None and event.function.origin is not None:
+            self.observations.sites.setdefault(event, self.via[-1])
         kind = event.kind
         if kind == EventKind.BACKWARD:
             return {self._backward(state, event) for state in states}
@@ -378,7 +383,7 @@ class FlowEngine:
         seen: set[str] = set()
         while pending:
             name = pending.pop(0)
-            info = self.model.classes.get(name)
+            info = self.model.class_info(name)
             if info is None or name in seen:
                 continue
             seen.add(name)
@@ -587,6 +592,9 @@ class FlowEngine:
                 pending.add(state)
             else:
                 result |= cached
+        enters = callee.origin is not None and frame.function.origin is None
+        if enters and pending:
+            self.via.append(event)
         for state in pending:
             self.stack.append(callee)
             outcome = self.block(callee.body, {materialize(state, keys)}, inner)
@@ -598,6 +606,8 @@ class FlowEngine:
                 }
             self._calls[(binding, state)] = ended
             result |= ended
+        if enters and pending:
+            self.via.pop()
         return result
 
     def _bind(self, callee: FunctionModel, event: Event, frame: _Frame) -> _Frame:

@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from zerograd_guard.lint.model.events import Statement
+
+
+class ExternalLookup(Protocol):
+    """Names of other linted modules, as written in this one (project mode).
+    ``importer``: the path of the module the names are written in."""
+
+    importer: str
+
+    def function(self, local: str) -> FunctionModel | None: ...
+
+    def class_info(self, local: str) -> ClassInfo | None: ...
 
 
 @dataclass(eq=False)
@@ -35,6 +46,8 @@ class FunctionModel:
     has_backward: bool = False
     calls_manual_backward: bool = False
     condition_counts: dict[object, int] = field(default_factory=dict)
+    # project mode: the other linted module this function was loaded from (None: this file)
+    origin: object | None = field(default=None, repr=False)
 
     @property
     def qualname(self) -> str:
@@ -63,6 +76,15 @@ class ModuleModel:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
     # optimizer name -> modules its parameters came from (None: unknown), after resolution
     ties: dict[str, frozenset[str] | None] = field(default_factory=dict)
+    external: ExternalLookup | None = None  # project mode: other modules' names
+
+    def class_info(self, name: str) -> ClassInfo | None:
+        """Class ``name`` as this module sees it: its own, else (project mode) one
+        imported from another linted module."""
+        found = self.classes.get(name)
+        if found is None and self.external is not None:
+            found = self.external.class_info(name)
+        return found
 
     def release(self) -> None:
         """Break the model's reference cycles (events point at their function, nested
@@ -75,3 +97,4 @@ class ModuleModel:
             function.parent = None
         self.functions = []
         self.classes = {}
+        self.external = None

@@ -1,0 +1,195 @@
+"""The seam into the analysis: calls that resolve to another linted module.
+
+The extractor asks the module's ``external`` lookup (``ModuleModel.external``) for a name
+it cannot find in the file. The lookup resolves it through the project index and returns
+the other module's ``FunctionModel`` (or, for classes, a ``ClassInfo`` whose methods and
+attributes are those of its whole MRO, so no base name is looked up in the caller's
+namespace). The flow engine then analyses the call in place, exactly like a call of a
+function of the same file, parameters bound to the caller's names.
+
+Each other module is parsed, extracted and resolved once per process and reused while
+the run lasts. Loading is deterministic: a module loaded while the modules in ``stack``
+are being analysed does not resolve calls back into them (an import cycle is cut there),
+and the cache key holds exactly the part of ``stack`` that the module's imports can reach,
+so the same module loaded for any task is the same model whenever the cut is the same.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from zerograd_guard.lint.errors import AnalysisError
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel
+from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.project.graph import Project
+from zerograd_guard.lint.project.index import ModuleEntry
+from zerograd_guard.lint.sourcefile import SourceError, decode_python, read_bytes
+
+if TYPE_CHECKING:
+    from zerograd_guard.lint.extract.positions import Positions
+    from zerograd_guard.lint.model.program import ModuleModel
+
+MAX_LOADED = 256  # other modules' models kept per process
+
+
+@dataclass(eq=False)
+class LoadedModule:
+    """Another linted module's event model, and where its nodes are in its file."""
+
+    entry: ModuleEntry
+    model: ModuleModel
+    positions: Positions
+    classes: dict[str, ClassInfo] = field(default_factory=dict)  # flattened, on demand
+
+    def display(self, importer: str) -> str:
+        """This module's path as a finding in ``importer`` names it: relative to the
+        importer's project root (nearest ``pyproject.toml``, else the importer's folder),
+        so the message does not depend on the working directory."""
+        from zerograd_guard.lint.project.layout import project_root
+
+        folder = Path(importer).parent
+        base = project_root(folder) or folder
+        return Path(os.path.relpath(self.entry.path, base)).as_posix()
+
+
+class Loader:
+    """Builds and caches other modules' models for one process."""
+
+    def __init__(self, project: Project, options: AnalysisOptions) -> None:
+        self.project = project
+        self.options = options
+        self._loaded: OrderedDict[tuple[str, frozenset[str]], LoadedModule | None] = OrderedDict()
+
+    def load(self, entry: ModuleEntry, stack: frozenset[str]) -> LoadedModule | None:
+        cut = stack & self.project.closure(entry)
+        key = (entry.path, cut)
+        if key in self._loaded:
+            self._loaded.move_to_end(key)
+            return self._loaded[key]
+        loaded = self._build(entry, cut | {entry.path})
+        self._loaded[key] = loaded
+        if len(self._loaded) > MAX_LOADED:
+            self._loaded.popitem(last=False)
+        return loaded
+
+    def _build(self, entry: ModuleEntry, stack: frozenset[str]) -> LoadedModule | None:
+        from zerograd_guard.lint.analyze import parse_for_analysis
+        from zerograd_guard.lint.extract import build_model, resolve_module
+        from zerograd_guard.lint.extract.positions import Positions
+        from zerograd_guard.lint.model.events import events_of
+
+        try:
+            source = decode_python(read_bytes(Path(entry.path))).text
+            module = parse_for_analysis(source)
+        except (OSError, SourceError, AnalysisError):
+            return None  # unknown, as if it were not linted
+        model = build_model(module, self.options)
+        model.external = ProjectLookup(self, entry, stack)
+        resolve_module(model, self.options)
+        positions = Positions(
+            module,
+            source,
+            lambda: (
+                (event.node, event.anchor)
+                for function in model.functions
+                for event in events_of(function.body)
+            ),
+        )
+        loaded = LoadedModule(entry, model, positions)
+        for function in model.functions:
+            function.origin = loaded
+        return loaded
+
+
+class ProjectLookup:
+    """``ModuleModel.external`` for one module: names as written there -> the other
+    linted module's function or (flattened) class, or None (unknown)."""
+
+    def __init__(self, loader: Loader, entry: ModuleEntry, stack: frozenset[str]) -> None:
+        self.loader = loader
+        self.entry = entry
+        self.stack = stack
+        self.importer = entry.path
+        self._functions: dict[str, FunctionModel | None] = {}
+        self._classes: dict[str, ClassInfo | None] = {}
+
+    def _target(self, local: str) -> tuple[LoadedModule, tuple[str, ...]] | None:
+        project = self.loader.project
+        target = project.resolve_local(self.entry, local)
+        if target is None or not target.attribute or target.entry.path in self.stack:
+            return None
+        if not project.reaches(target.entry, target.attribute[0], "touches"):
+            return None  # cannot touch gradients: the call stays as harmless as today
+        loaded = self.loader.load(target.entry, self.stack)
+        return None if loaded is None else (loaded, target.attribute)
+
+    def function(self, local: str) -> FunctionModel | None:
+        if local not in self._functions:
+            self._functions[local] = self._function(local)
+        return self._functions[local]
+
+    def class_info(self, local: str) -> ClassInfo | None:
+        if local not in self._classes:
+            found = self._target(local)
+            cls = None
+            if found is not None and len(found[1]) == 1:
+                cls = flattened(found[0], found[1][0])
+            self._classes[local] = cls
+        return self._classes[local]
+
+    def _function(self, local: str) -> FunctionModel | None:
+        found = self._target(local)
+        if found is None:
+            return None
+        loaded, attribute = found
+        if len(attribute) == 1:
+            return loaded.model.body.nested.get(attribute[0])
+        if len(attribute) == 2:
+            cls = flattened(loaded, attribute[0])
+            return None if cls is None else cls.methods.get(attribute[1])
+        return None
+
+
+def flattened(loaded: LoadedModule, name: str) -> ClassInfo | None:
+    """Class ``name`` of ``loaded`` with the methods and attributes of its MRO (own
+    first), its bases looked up in its own module (and through its imports)."""
+    known = loaded.classes.get(name)
+    if known is not None or name not in loaded.model.classes:
+        return known
+    model = loaded.model
+    merged = ClassInfo(name=name, bases=())
+    pending = [name]
+    seen: set[str] = set()
+    while pending:
+        base = pending.pop(0)
+        if base in seen:
+            continue
+        seen.add(base)
+        info = model.class_info(base)
+        if info is None:
+            continue
+        for method, function in info.methods.items():
+            merged.methods.setdefault(method, function)
+        for attribute, values in info.attributes.items():
+            merged.attributes.setdefault(attribute, list(values))
+        merged.manual_optimization = merged.manual_optimization or info.manual_optimization
+        pending.extend(info.bases)
+    loaded.classes[name] = merged
+    return merged
+
+
+_loader: Loader | None = None
+
+
+def lookup_for(project: Project, entry: ModuleEntry, options: AnalysisOptions) -> ProjectLookup:
+    """The lookup for the analysed module ``entry`` (its own calls back into it, through
+    an import cycle, stay unknown). One loader per process and run: a new project or new
+    options start a new one."""
+    global _loader
+    if _loader is None or _loader.project is not project or _loader.options != options:
+        _loader = Loader(project, options)
+    return ProjectLookup(_loader, entry, frozenset({entry.path}))
