@@ -166,7 +166,33 @@ class Project:
     def _target_reaches(self, target: Target, flag: str) -> bool:
         if target.attribute:
             return self.reaches(target.entry, target.attribute[0], flag)
-        return any(self.reaches(target.entry, name, flag) for name in target.entry.definitions)
+        return self._module_reaches(target.entry, flag, set())
+
+    def _module_reaches(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
+        """A module used as a name (``import pkg.steps``, ``from pkg import steps``) may
+        lead to: its definitions, what it re-exports, and its submodules."""
+        if entry.path in seen:
+            return False
+        seen.add(entry.path)
+        if any(self.reaches(entry, name, flag) for name in entry.definitions):
+            return True
+        for origin in (*entry.imports.values(), *entry.star):
+            target = self.resolve(origin, entry)
+            if target is not None and (
+                self.reaches(target.entry, target.attribute[0], flag)
+                if target.attribute
+                else self._module_reaches(target.entry, flag, seen)
+            ):
+                return True
+        name = entry.name
+        if name is None:
+            return False
+        prefix = name + "."
+        return any(
+            self._module_reaches(self.by_name[other], flag, seen)
+            for other in self.by_name
+            if other.startswith(prefix)
+        )
 
     def calls_backward_elsewhere(self, entry: ModuleEntry) -> bool:
         """Whether ``entry`` uses an imported name that resolves to a linted definition
