@@ -140,10 +140,13 @@ class FlowEngine:
         *,
         as_iteration: bool = False,
         self_class: str | None = None,
+        boundary_clear: bool = False,
     ) -> None:
         """Analyse ``function`` from an unknown entry state; with ``as_iteration`` its body is
-        one iteration of a loop its framework runs (Lightning's ``training_step``);
-        ``self_class``: the subclass whose methods ``self.m()`` dispatches to."""
+        one iteration of a loop its framework runs (Lightning's ``training_step``), and with
+        ``boundary_clear`` the framework steps and clears between iterations (every
+        gradient is cleared when the body starts); ``self_class``: the subclass whose
+        methods ``self.m()`` dispatches to."""
         if not self.reaches(function, (EventKind.BACKWARD,)):
             return  # no backward, no finding: nothing to judge
         self.work = 0
@@ -167,6 +170,8 @@ class FlowEngine:
             work = states
             while work:
                 seen |= work
+                if boundary_clear:
+                    work = {map_statuses(state, _cleared) for state in work}
                 outcome = self.block(function.body, work, frame)
                 back = outcome.normal | outcome.returns | outcome.continues
                 work = {self._back_edge(s, loop) for s in back} - seen
@@ -774,6 +779,10 @@ def _maybe_fresh(state: State) -> State:
 
 def _unknown(_: Status) -> Status:
     return UNKNOWN
+
+
+def _cleared(_: Status) -> Status:
+    return CLEARED
 
 
 def _carry(value: Status, loop: Loop) -> Status:
