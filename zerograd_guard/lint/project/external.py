@@ -8,10 +8,10 @@ namespace). The flow engine then analyses the call in place, exactly like a call
 function of the same file, parameters bound to the caller's names.
 
 Each other module is parsed, extracted and resolved once per process and reused while
-the run lasts. Loading is deterministic: a module loaded while the modules in ``stack``
-are being analysed does not resolve calls back into them (an import cycle is cut there),
-and the cache key holds exactly the part of ``stack`` that the module's imports can reach,
-so the same module loaded for any task is the same model whenever the cut is the same.
+the run lasts. Its model is the same whichever file asked for it first: a module
+loaded as another's callee does not resolve calls into the modules of its own import
+cycle (``Project.component``), so its model depends on nothing but the project. The
+analysed file itself may call into any module; calls back into it stay unknown.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.project.graph import Project
+from zerograd_guard.lint.project.graph import Project, Target
 from zerograd_guard.lint.project.index import ModuleEntry
 from zerograd_guard.lint.sourcefile import SourceError, decode_python, read_bytes
 
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.model.program import ModuleModel
 
 MAX_LOADED = 256  # other modules' models kept per process
+# How far calls are followed from the analysed file: into a definition it imports (1),
+# from there into another (2, 3); calls in definitions loaded deeper stay unknown.
+MAX_DEPTH = 3
 
 
 @dataclass(eq=False)
@@ -62,33 +65,50 @@ class Loader:
     def __init__(self, project: Project, options: AnalysisOptions) -> None:
         self.project = project
         self.options = options
-        self._loaded: OrderedDict[tuple[str, frozenset[str]], LoadedModule | None] = OrderedDict()
+        self._loaded: OrderedDict[tuple[str, str, int], LoadedModule | None] = OrderedDict()
 
-    def load(self, entry: ModuleEntry, stack: frozenset[str]) -> LoadedModule | None:
-        cut = stack & self.project.closure(entry)
-        key = (entry.path, cut)
+    def load(self, entry: ModuleEntry, name: str, depth: int) -> LoadedModule | None:
+        """The model holding definition ``name`` of ``entry``, ``depth`` calls away from
+        the analysed file. Only the definition's own text is parsed (placed at its lines
+        in the file, the module's imports known), not the whole module: a helper module
+        is often large and one function of it is called."""
+        key = (entry.path, name, depth)
         if key in self._loaded:
             self._loaded.move_to_end(key)
             return self._loaded[key]
-        loaded = self._build(entry, cut | {entry.path})
+        self._loaded[key] = None  # being built: a call back into it stays unknown
+        loaded = self._build(entry, name, depth)
         self._loaded[key] = loaded
         if len(self._loaded) > MAX_LOADED:
             self._loaded.popitem(last=False)
         return loaded
 
-    def _build(self, entry: ModuleEntry, stack: frozenset[str]) -> LoadedModule | None:
+    def _build(self, entry: ModuleEntry, name: str, depth: int) -> LoadedModule | None:
         from zerograd_guard.lint.analyze import parse_for_analysis
         from zerograd_guard.lint.extract import build_model, resolve_module
         from zerograd_guard.lint.extract.positions import Positions
         from zerograd_guard.lint.model.events import events_of
 
+        definition = entry.definitions[name]
         try:
-            source = decode_python(read_bytes(Path(entry.path))).text
-            module = parse_for_analysis(source)
-        except (OSError, SourceError, AnalysisError):
+            text = decode_python(read_bytes(Path(entry.path))).text
+        except (OSError, SourceError):
             return None  # unknown, as if it were not linted
+        source = "\n" * (definition.line - 1) + text[definition.start : definition.end]
+        try:
+            module = parse_for_analysis(source)
+        except AnalysisError:
+            try:  # the cheap index cut the definition wrongly: the whole file, then
+                source = text
+                module = parse_for_analysis(source)
+            except AnalysisError:
+                return None
         model = build_model(module, self.options)
-        model.external = ProjectLookup(self, entry, stack)
+        if depth < MAX_DEPTH:
+            # names the definition uses from its module (imports, other definitions)
+            own = {other: f"{entry.name}.{other}" for other in entry.definitions}
+            model.imports = {**own, **entry.imports, **model.imports}
+            model.external = ProjectLookup(self, entry, self.project.component(entry), depth)
         resolve_module(model, self.options)
         positions = Positions(
             module,
@@ -109,22 +129,33 @@ class ProjectLookup:
     """``ModuleModel.external`` for one module: names as written there -> the other
     linted module's function or (flattened) class, or None (unknown)."""
 
-    def __init__(self, loader: Loader, entry: ModuleEntry, stack: frozenset[str]) -> None:
+    def __init__(
+        self, loader: Loader, entry: ModuleEntry, blocked: frozenset[str], depth: int = 0
+    ) -> None:
         self.loader = loader
         self.entry = entry
-        self.stack = stack
+        self.depth = depth  # how many calls away from the analysed file this module is
+        self.blocked = blocked  # files whose names stay unknown here (cycles)
         self.importer = entry.path
         self._functions: dict[str, FunctionModel | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
 
     def _target(self, local: str) -> tuple[LoadedModule, tuple[str, ...]] | None:
         project = self.loader.project
-        target = project.resolve_local(self.entry, local)
-        if target is None or not target.attribute or target.entry.path in self.stack:
-            return None
+        head = local.partition(".")[0]
+        if self.depth and head in self.entry.definitions:
+            # a loaded definition using another of its own module (the analysed file's
+            # own definitions are in its own model); one more call away, which bounds
+            # recursion between them
+            target = Target(self.entry, tuple(local.split(".")))
+        else:
+            found = project.resolve_local(self.entry, local)
+            if found is None or not found.attribute or found.entry.path in self.blocked:
+                return None
+            target = found
         if not project.reaches(target.entry, target.attribute[0], "touches"):
             return None  # cannot touch gradients: the call stays as harmless as today
-        loaded = self.loader.load(target.entry, self.stack)
+        loaded = self.loader.load(target.entry, target.attribute[0], self.depth + 1)
         return None if loaded is None else (loaded, target.attribute)
 
     def function(self, local: str) -> FunctionModel | None:

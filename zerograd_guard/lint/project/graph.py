@@ -61,6 +61,14 @@ class Project:
         self.by_name = {name: found[0] for name, found in claims.items() if len(found) == 1}
         self._siblings = siblings
         self._closures: dict[str, frozenset[str]] = {}
+        self._directs: dict[str, set[str]] = {}
+        self._components: dict[str, frozenset[str]] | None = None
+        self._module_flags: dict[tuple[str, str], bool] = {}
+        self._submodules: dict[str, list[ModuleEntry]] = {}
+        for name, entry in self.by_name.items():
+            parent = name.rpartition(".")[0]
+            if parent:
+                self._submodules.setdefault(parent, []).append(entry)
         self._flags: dict[str, set[tuple[str, str]]] | None = None
 
     # -- resolution ---------------------------------------------------------------------
@@ -127,7 +135,10 @@ class Project:
 
     def _propagate(self) -> dict[str, set[tuple[str, str]]]:
         """Both flags for every definition at once, as a fixpoint over the references
-        (computed whole, so the answer never depends on the order of the questions)."""
+        (computed whole, so the answer never depends on the order of the questions).
+        A backward reached only through a class does not spread to the code that names
+        the class (a type hint naming ``LightningModule`` runs no backward); which of its
+        methods a file calls is checked in ``calls_backward_elsewhere``."""
         users: dict[tuple[str, str], list[tuple[str, str]]] = {}
         flags: dict[str, set[tuple[str, str]]] = {"backward": set(), "touches": set()}
         for entry in self.entries.values():
@@ -138,14 +149,20 @@ class Project:
                         flags[flag].add(node)
                 for used in self._used(entry, name, definition.refs):
                     users.setdefault(used, []).append(node)
-        for found in flags.values():
+        for flag, found in flags.items():
             pending = list(found)
             while pending:
-                for user in users.get(pending.pop(), ()):
+                used = pending.pop()
+                if flag == "backward" and self._is_class(used):
+                    continue
+                for user in users.get(used, ()):
                     if user not in found:
                         found.add(user)
                         pending.append(user)
         return flags
+
+    def _is_class(self, node: tuple[str, str]) -> bool:
+        return self.entries[node[0]].definitions[node[1]].backward_methods is not None
 
     def _used(
         self, entry: ModuleEntry, name: str, refs: frozenset[str]
@@ -170,7 +187,17 @@ class Project:
 
     def _module_reaches(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
         """A module used as a name (``import pkg.steps``, ``from pkg import steps``) may
-        lead to: its definitions, what it re-exports, and its submodules."""
+        lead to: its definitions, what it re-exports, and its submodules (the answer from
+        a fresh search is remembered; one inside a search depends on what it has seen)."""
+        if not seen:
+            key = (entry.path, flag)
+            known = self._module_flags.get(key)
+            if known is None:
+                known = self._module_flags[key] = self._module_search(entry, flag, seen)
+            return known
+        return self._module_search(entry, flag, seen)
+
+    def _module_search(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
         if entry.path in seen:
             return False
         seen.add(entry.path)
@@ -184,34 +211,60 @@ class Project:
                 else self._module_reaches(target.entry, flag, seen)
             ):
                 return True
-        name = entry.name
-        if name is None:
-            return False
-        prefix = name + "."
         return any(
-            self._module_reaches(self.by_name[other], flag, seen)
-            for other in self.by_name
-            if other.startswith(prefix)
+            self._module_search(submodule, flag, seen)
+            for name in entry.names
+            for submodule in self._submodules.get(name, ())
         )
 
     def calls_backward_elsewhere(self, entry: ModuleEntry) -> bool:
-        """Whether ``entry`` uses an imported name that resolves to a linted definition
-        (or module) that may run a backward."""
+        """Whether ``entry`` uses an imported name that resolves to a linted function (or
+        module) that may run a backward, or to a class with a method whose text has one
+        and that the file calls (``.name(``): what a file without a backward of its own
+        needs for a finding. Narrower than what the analysis can follow (a class's
+        method reaching a backward through a helper): such a file is not analysed."""
         for local in entry.imports:
             if local not in entry.references:
                 continue
             target = self.resolve_local(entry, local)
-            if (
-                target is not None
-                and target.entry is not entry
-                and self._target_reaches(target, "backward")
-            ):
-                return True
+            if target is None or target.entry is entry:
+                continue
+            if target.attribute:
+                if self._definition_runs_backward(entry, target):
+                    return True
+                continue
+            # a module: what the file reaches through it (``pl.LightningModule``)
+            for use in entry.dotted_uses:
+                if use.partition(".")[0] != local:
+                    continue
+                found = self.resolve_local(entry, use)
+                if (
+                    found is not None
+                    and found.attribute
+                    and found.entry is not entry
+                    and self._definition_runs_backward(entry, found)
+                ):
+                    return True
         return False
+
+    def _definition_runs_backward(self, entry: ModuleEntry, target: Target) -> bool:
+        definition = target.entry.definitions[target.attribute[0]]
+        if definition.backward_methods is None:
+            return self.reaches(target.entry, target.attribute[0], "backward")
+        methods = definition.backward_methods
+        if len(target.attribute) > 1:
+            methods = methods & {target.attribute[1]}
+        return bool(methods & entry.method_calls)
 
     # -- dependencies -----------------------------------------------------------------------
 
     def _direct(self, entry: ModuleEntry) -> set[str]:
+        known = self._directs.get(entry.path)
+        if known is None:
+            known = self._directs[entry.path] = self._imported_files(entry)
+        return known
+
+    def _imported_files(self, entry: ModuleEntry) -> set[str]:
         found: set[str] = set()
         for origin in (*entry.imports.values(), *entry.star):
             target = self.resolve(origin, entry)
@@ -244,6 +297,55 @@ class Project:
         self._closures[entry.path] = result
         return result
 
+    def component(self, entry: ModuleEntry) -> frozenset[str]:
+        """The files in an import cycle with ``entry`` (itself included)."""
+        if self._components is None:
+            self._components = self._strongly_connected()
+        return self._components[entry.path]
+
+    def _strongly_connected(self) -> dict[str, frozenset[str]]:
+        """Tarjan's algorithm over the import graph, iterative (deep import chains)."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[str] = []
+        result: dict[str, frozenset[str]] = {}
+        for root in sorted(self.entries):
+            if root in index:
+                continue
+            work = [(root, iter(sorted(self._direct(self.entries[root]))))]
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                node, children = work[-1]
+                child = next(children, None)
+                if child is not None:
+                    if child not in index:
+                        index[child] = low[child] = len(index)
+                        stack.append(child)
+                        on_stack.add(child)
+                        work.append((child, iter(sorted(self._direct(self.entries[child])))))
+                    elif child in on_stack:
+                        low[node] = min(low[node], index[child])
+                    continue
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    members: set[str] = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        members.add(member)
+                        if member == node:
+                            break
+                    frozen = frozenset(members)
+                    for member in members:
+                        result[member] = frozen
+        return result
+
     def context(self, path: Path) -> ProjectContext | None:
         """The task context of ``path`` (None: not indexed, e.g. it cannot be read)."""
         entry = self.entries.get(str(absolute(path)))
@@ -252,5 +354,5 @@ class Project:
         digest = hashlib.sha256()
         for dependency in sorted(self.closure(entry)):
             digest.update(f"{dependency}\0{self.entries[dependency].digest}\0".encode())
-        candidate = not entry.backward and self.calls_backward_elsewhere(entry)
+        candidate = not entry.backward and entry.has_loop and self.calls_backward_elsewhere(entry)
         return ProjectContext(path=entry.path, key=digest.hexdigest(), candidate=candidate)

@@ -1,4 +1,11 @@
-"""One cheap pass per file: what a module defines and imports (the C ``ast`` parser).
+"""One cheap pass per file: what a module defines and imports.
+
+No parse of the whole file: import statements are found line by line and each parsed
+alone by the C ``ast`` parser; top-level definitions are found at column 0 and their text
+searched for gradient markers. What the pass gets wrong only over-approximates (a
+definition's text may run into module code) or leaves a name unknown (a definition
+nested under an ``if`` is not indexed), so it can cost analysis time, never a false
+finding: every call it resolves is analysed from the other module's real model.
 
 Nothing here builds the event model; the index only decides which calls may resolve
 into another linted module and which files need the full analysis at all.
@@ -11,9 +18,10 @@ import re
 from dataclasses import dataclass, field
 
 # Text that marks a definition as possibly touching gradients: it may run a backward,
-# clear or step, or hand an optimizer on. A definition without any of these (and that
-# references no definition with them) cannot change a caller's verdict.
-GRADIENT_MARKERS = re.compile(r"backward|zero_grad|\.step\b|\.grad\b|optimizer|optim")
+# clear or step. A definition without any of these (and that references no definition
+# with them) cannot change a caller's verdict: handing an optimizer on to code that never
+# clears or steps it does nothing to the gradients.
+GRADIENT_MARKERS = re.compile(r"backward|zero_grad|\.step\b|\.grad\b")
 BACKWARD_MARKER = "backward"
 
 
@@ -25,6 +33,11 @@ class Definition:
     touches: bool
     backward: bool
     refs: frozenset[str]
+    # a class: its methods whose own text has a backward (None: not a class)
+    backward_methods: frozenset[str] | None = None
+    start: int = 0  # the definition's text: [start, end) of the file, from line ``line``
+    end: int = 0
+    line: int = 1
 
 
 @dataclass(frozen=True)
@@ -44,7 +57,10 @@ class ModuleEntry:
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
     definitions: dict[str, Definition] = field(default_factory=dict)
-    references: frozenset[str] = frozenset()  # every name the module's text uses
+    references: frozenset[str] = frozenset()  # imported names the module's text uses
+    has_loop: bool = False  # a ``for`` / ``while`` statement (a loop may call a step)
+    method_calls: frozenset[str] = frozenset()  # names called as ``.name(``
+    dotted_uses: frozenset[str] = frozenset()  # ``alias.attr...`` for imported names
 
     @property
     def name(self) -> str | None:
@@ -88,17 +104,13 @@ def _imports(tree: ast.Module, package: str | None) -> tuple[dict[str, str], tup
     return imports, tuple(star)
 
 
-def _names_in(node: ast.AST) -> frozenset[str]:
-    return frozenset(
-        child.id if isinstance(child, ast.Name) else child.attr
-        for child in ast.walk(node)
-        if isinstance(child, (ast.Name, ast.Attribute))
-    )
-
-
-def _segment(lines: list[str], node: ast.stmt) -> str:
-    end = getattr(node, "end_lineno", None) or node.lineno
-    return "".join(lines[node.lineno - 1 : end])
+_LOOP = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+_METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# A top-level definition: ``def`` / ``async def`` / ``class`` at column 0.
+_TOP_DEFINITION = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)|^class[ \t]+(\w+)", re.MULTILINE)
 
 
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*", re.MULTILINE)
@@ -133,39 +145,30 @@ def index_source(
     markers: tuple[str, ...] = (),
     backward: bool = False,
 ) -> ModuleEntry:
-    """Index ``text``; a file that does not parse is indexed as defining nothing (its own
-    analysis reports the syntax error)."""
+    """Index ``text`` (see the module docstring for what the cheap pass can miss)."""
     from zerograd_guard.lint.project.layout import package_of
 
     package = package_of(names[0], is_package) if names else None
-    if not backward and not markers and GRADIENT_MARKERS.search(text) is None:
-        imports, star = _imports(_import_statements(text), package)
-        return ModuleEntry(
-            path=path,
-            names=names,
-            digest=digest,
-            is_package=is_package,
-            imports=imports,
-            star=star,
-            references=frozenset(name for name in imports if text.count(name) > 1),
-        )
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ModuleEntry(
-            path=path, names=names, digest=digest, is_package=is_package, backward=backward
-        )
-    imports, star = _imports(tree, package)
-    lines = text.splitlines(keepends=True)
+    imports, star = _imports(_import_statements(text), package)
     definitions: dict[str, Definition] = {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            segment = _segment(lines, node)
+    if backward or markers or GRADIENT_MARKERS.search(text) is not None:
+        found = list(_TOP_DEFINITION.finditer(text))
+        for index, match in enumerate(found):
+            # up to the next top-level definition: may include module code between them,
+            # which only over-approximates (more touches, more references)
+            end = found[index + 1].start() if index + 1 < len(found) else len(text)
+            end = _before_decorators(text, match.start(), end)
+            segment = text[match.start() : end]
             extra = any(marker in segment for marker in markers)
-            definitions[node.name] = Definition(
+            backward_here = extra or BACKWARD_MARKER in segment
+            definitions[match[1] or match[2]] = Definition(
                 touches=extra or GRADIENT_MARKERS.search(segment) is not None,
-                backward=extra or BACKWARD_MARKER in segment,
-                refs=_names_in(node),
+                backward=backward_here,
+                refs=frozenset(_IDENTIFIER.findall(segment)),
+                backward_methods=_backward_methods(segment, extra) if match[2] else None,
+                start=match.start(),
+                end=end,
+                line=text.count("\n", 0, match.start()) + 1,
             )
     return ModuleEntry(
         path=path,
@@ -176,5 +179,40 @@ def index_source(
         imports=imports,
         star=star,
         definitions=definitions,
-        references=_names_in(tree),
+        references=frozenset(name for name in imports if _used(text, name)),
+        has_loop=_LOOP.search(text) is not None,
+        method_calls=frozenset(_METHOD_CALL.findall(text)),
+        dotted_uses=frozenset(
+            use for use in _DOTTED.findall(text) if use.partition(".")[0] in imports
+        ),
     )
+
+
+def _before_decorators(text: str, start: int, end: int) -> int:
+    """``end`` moved back over the decorator lines (and blank lines and comments) that
+    belong to the next definition."""
+    while end > start:
+        line_start = text.rfind("\n", start, end - 1) + 1
+        line = text[line_start:end].strip()
+        if line and not line.startswith(("@", "#")):
+            return end
+        if line_start <= start:
+            return end
+        end = line_start
+    return end
+
+
+def _used(text: str, name: str) -> bool:
+    """``name`` occurs again after its first occurrence (its import)."""
+    first = text.find(name)
+    return first >= 0 and text.find(name, first + len(name)) >= 0
+
+
+def _backward_methods(segment: str, extra: bool) -> frozenset[str]:
+    found = list(_METHOD.finditer(segment))
+    names = set()
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(segment)
+        if extra or BACKWARD_MARKER in segment[match.start() : end]:
+            names.add(match[1])
+    return frozenset(names)
