@@ -269,7 +269,9 @@ def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:
     return governing.root / DEFAULT_DIRNAME
 
 
-def _in_project(tasks: list[FileTask], configs: list[Config]) -> tuple[Project, list[FileTask]]:
+def _in_project(
+    tasks: list[FileTask], configs: list[Config], cache_dir: Path | None
+) -> tuple[Project, list[FileTask]]:
     """Index the run's files as one project; tasks of files whose configuration says
     ``project = false`` stay in per-file mode."""
     from zerograd_guard.lint.project.build import build_project
@@ -280,7 +282,7 @@ def _in_project(tasks: list[FileTask], configs: list[Config]) -> tuple[Project, 
         extra_clear_calls=frozenset().union(*(o.extra_clear_calls for o in options)),
         extra_step_calls=frozenset().union(*(o.extra_step_calls for o in options)),
     )
-    project = build_project((task.path for task in tasks), merged)
+    project = build_project((task.path for task in tasks), merged, cache_dir)
     placed = [
         dataclasses.replace(task, project=project.context(task.path)) if config.project else task
         for task, config in zip(tasks, configs, strict=True)
@@ -317,7 +319,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         sys.stderr.write("warning: no Python files found under the given paths\n")
     project = None
     if not args.no_project and any(config.project for config in configs):
-        project, tasks = _in_project(tasks, configs)
+        project, tasks = _in_project(tasks, configs, cache_dir)
     results = run_tasks(tasks, args.jobs or default_jobs(), project)
     for raw in found.missing:
         sys.stderr.write(f"{raw}: error: no such file or directory\n")

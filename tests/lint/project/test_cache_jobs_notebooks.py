@@ -95,3 +95,23 @@ def _notebook(sources: list[str]) -> str:
         for source in sources
     ]
     return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_the_index_of_unchanged_files_is_reused_and_of_edited_files_rebuilt(
+    findings, tmp_path, monkeypatch
+):
+    import zerograd_guard.lint.project.build as build
+
+    cache = f"--cache-dir={tmp_path / 'cache'}"
+    findings(cache, files={"utils.py": FIXED_STEPS, "train.py": LOOP})
+    indexed: list[str] = []
+    original = build.index_source
+
+    def counting(text, path, *args, **kwargs):
+        indexed.append(path.rsplit("/", 1)[-1])
+        return original(text, path, *args, **kwargs)
+
+    monkeypatch.setattr(build, "index_source", counting)
+    tree(tmp_path, {"utils.py": BUGGY_STEPS})
+    assert codes(findings(cache)) == [("train.py", 6, "ZG101")]
+    assert indexed == ["utils.py"]
