@@ -115,3 +115,14 @@ def test_the_index_of_unchanged_files_is_reused_and_of_edited_files_rebuilt(
     tree(tmp_path, {"utils.py": BUGGY_STEPS})
     assert codes(findings(cache)) == [("train.py", 6, "ZG101")]
     assert indexed == ["utils.py"]
+
+
+def test_the_cached_index_round_trips_every_field(tmp_path):
+    from zerograd_guard.lint.project import index_cache
+    from zerograd_guard.lint.project.index import index_source
+
+    text = "import torch\nfrom a import f\n\nclass C:\n    def m(self):\n        x.backward()\n"
+    text += "\nfor b in loader:\n    f(b)\n    c.m()\n"
+    entry = index_source(text, str(tmp_path / "m.py"), ("m",), "digest", False, backward=True)
+    index_cache.save(tmp_path, (), [entry])
+    assert index_cache.load(tmp_path, ()) == {entry.path: entry}

@@ -35,8 +35,11 @@ if TYPE_CHECKING:
 
 MAX_LOADED = 256  # other modules' models kept per process
 # How far calls are followed from the analysed file: into a definition it imports (1),
-# from there into another (2, 3); calls in definitions loaded deeper stay unknown.
-MAX_DEPTH = 3
+# from there into another (2); calls in definitions loaded deeper stay unknown.
+MAX_DEPTH = 2
+# Definitions longer than this stay unknown: parsing a framework's main class (tens of
+# thousands of lines' worth of methods) for one call costs more than the run itself.
+MAX_DEFINITION_CHARS = 24_000
 
 
 @dataclass(eq=False)
@@ -155,6 +158,9 @@ class ProjectLookup:
             target = found
         if not project.reaches(target.entry, target.attribute[0], "touches"):
             return None  # cannot touch gradients: the call stays as harmless as today
+        definition = target.entry.definitions[target.attribute[0]]
+        if definition.end - definition.start > MAX_DEFINITION_CHARS:
+            return None  # a framework-sized class: unknown, as in per-file mode
         loaded = self.loader.load(target.entry, target.attribute[0], self.depth + 1)
         return None if loaded is None else (loaded, target.attribute)
 

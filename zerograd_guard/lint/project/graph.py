@@ -230,6 +230,11 @@ class Project:
             if target is None or target.entry is entry:
                 continue
             if target.attribute:
+                # a function must be called in a loop; a class may be built anywhere,
+                # its method is called in a loop (``_definition_runs_backward``)
+                is_class = target.entry.definitions[target.attribute[0]].backward_methods
+                if is_class is None and local not in entry.loop_references:
+                    continue
                 if self._definition_runs_backward(entry, target):
                     return True
                 continue

@@ -57,10 +57,13 @@ class ModuleEntry:
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
     definitions: dict[str, Definition] = field(default_factory=dict)
-    references: frozenset[str] = frozenset()  # imported names the module's text uses
-    has_loop: bool = False  # a ``for`` / ``while`` statement (a loop may call a step)
-    method_calls: frozenset[str] = frozenset()  # names called as ``.name(``
-    dotted_uses: frozenset[str] = frozenset()  # ``alias.attr...`` for imported names
+    references: frozenset[str] = frozenset()  # imported names the text uses
+    # what the bodies of the module's loops use (a finding needs a loop that calls the
+    # other module): imported names, names called as ``.name(``, ``alias.attr...`` chains
+    loop_references: frozenset[str] = frozenset()
+    has_loop: bool = False
+    method_calls: frozenset[str] = frozenset()
+    dotted_uses: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str | None:
@@ -104,6 +107,7 @@ def _imports(tree: ast.Module, package: str | None) -> tuple[dict[str, str], tup
     return imports, tuple(star)
 
 
+_LOOP_HEADER = re.compile(r"(?:async[ \t]+)?(?:for|while)\b")
 _LOOP = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -150,6 +154,7 @@ def index_source(
 
     package = package_of(names[0], is_package) if names else None
     imports, star = _imports(_import_statements(text), package)
+    loops = _loop_bodies(text) if _LOOP.search(text) else ""
     definitions: dict[str, Definition] = {}
     if backward or markers or GRADIENT_MARKERS.search(text) is not None:
         found = list(_TOP_DEFINITION.finditer(text))
@@ -179,13 +184,35 @@ def index_source(
         imports=imports,
         star=star,
         definitions=definitions,
-        references=frozenset(name for name in imports if _used(text, name)),
-        has_loop=_LOOP.search(text) is not None,
-        method_calls=frozenset(_METHOD_CALL.findall(text)),
+        references=frozenset(imports).intersection(_IDENTIFIER.findall(text))
+        if loops
+        else frozenset(),
+        loop_references=frozenset(imports).intersection(_IDENTIFIER.findall(loops)),
+        has_loop=bool(loops),
+        method_calls=frozenset(_METHOD_CALL.findall(loops)),
         dotted_uses=frozenset(
-            use for use in _DOTTED.findall(text) if use.partition(".")[0] in imports
+            use for use in _DOTTED.findall(loops) if use.partition(".")[0] in imports
         ),
     )
+
+
+def _loop_bodies(text: str) -> str:
+    """The text of every ``for`` / ``while`` loop (header and the more indented lines
+    after it), by indentation: what a loop may call."""
+    parts: list[str] = []
+    depth: int | None = None  # indentation of the loop being collected
+    for line in text.splitlines(keepends=True):
+        stripped = line.lstrip(" \t")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        indent = len(line) - len(stripped)
+        if depth is not None and indent <= depth:
+            depth = None
+        if depth is None and _LOOP_HEADER.match(stripped):
+            depth = indent
+        if depth is not None:
+            parts.append(line)
+    return "".join(parts)
 
 
 def _before_decorators(text: str, start: int, end: int) -> int:
@@ -200,12 +227,6 @@ def _before_decorators(text: str, start: int, end: int) -> int:
             return end
         end = line_start
     return end
-
-
-def _used(text: str, name: str) -> bool:
-    """``name`` occurs again after its first occurrence (its import)."""
-    first = text.find(name)
-    return first >= 0 and text.find(name, first + len(name)) >= 0
 
 
 def _backward_methods(segment: str, extra: bool) -> frozenset[str]:

@@ -20,7 +20,7 @@ from typing import Any
 from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "1"
+_FORMAT = "2"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -30,7 +30,7 @@ def _file(directory: Path, markers: tuple[str, ...]) -> Path:
 
 def _to_json(entry: ModuleEntry) -> dict[str, Any]:
     data = dataclasses.asdict(entry)
-    for key in ("names", "star", "references", "method_calls", "dotted_uses"):
+    for key in ("names", "star", "references", "loop_references", "method_calls", "dotted_uses"):
         data[key] = sorted(data[key])
     for definition in data["definitions"].values():
         definition["refs"] = sorted(definition["refs"])
@@ -64,6 +64,7 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
         star=tuple(data["star"]),
         definitions=definitions,
         references=frozenset(data["references"]),
+        loop_references=frozenset(data["loop_references"]),
         has_loop=bool(data["has_loop"]),
         method_calls=frozenset(data["method_calls"]),
         dotted_uses=frozenset(data["dotted_uses"]),
