@@ -7,7 +7,7 @@ For each tree: ``zerograd-lint --no-cache -j N`` with and without ``--no-project
 interleaved (per-file, project, per-file, project, ...) so machine drift hits both;
 the median of the rounds and the ratio project / per-file, of wall time and of CPU time
 (user + system of the child processes, which the shared machine's load disturbs less).
-Then growth: the largest tree at a quarter, half and all of its files (project mode),
+Then growth: one tree (``--growth``, default lightning) at a quarter, half and all of its files (project mode),
 time per file at each size (linear growth keeps it flat). Also a warm run (cache filled)
 over the cold one, in project mode. Findings of both modes are printed as counts.
 """
@@ -105,12 +105,13 @@ def main() -> int:
     parser.add_argument("paths", nargs="*", help=f"trees (default: installed {', '.join(TREES)})")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--growth", default="lightning", help="tree name for growth and warm")
     args = parser.parse_args()
     trees = [Path(p) for p in args.paths] or [SITE / name for name in TREES]
     results = {}
     for tree in trees:
         results[tree.name] = compare(tree.name, _files(tree), args.jobs, args.rounds)
-    largest = max(trees, key=lambda tree: len(_files(tree)))
+    largest = next((tree for tree in trees if tree.name == args.growth), trees[0])
     print(f"{largest.name}:")
     results["growth"] = growth(_files(largest), args.jobs)
     results["warm"] = warm(_files(largest), args.jobs)

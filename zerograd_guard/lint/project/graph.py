@@ -60,9 +60,11 @@ class Project:
                 siblings.setdefault((folder, file[:-3]), entry)
         self.by_name = {name: found[0] for name, found in claims.items() if len(found) == 1}
         self._siblings = siblings
-        self._closures: dict[str, frozenset[str]] = {}
         self._directs: dict[str, set[str]] = {}
         self._components: dict[str, frozenset[str]] | None = None
+        self._keys: dict[frozenset[str], str] | None = None
+        # a pure function of its arguments, remembered: star imports make chains branch
+        self._resolved: dict[tuple[str, str | None, int], Target | None] = {}
         self._module_flags: dict[tuple[str, str], bool] = {}
         self._submodules: dict[str, list[ModuleEntry]] = {}
         for name, entry in self.by_name.items():
@@ -87,6 +89,14 @@ class Project:
         ``importer`` (for sibling imports), or None."""
         if hops > MAX_CHAIN:
             return None
+        key = (dotted, importer.path if importer is not None else None, hops)
+        if key in self._resolved:
+            return self._resolved[key]
+        found = self._resolve(dotted, importer, hops)
+        self._resolved[key] = found
+        return found
+
+    def _resolve(self, dotted: str, importer: ModuleEntry | None, hops: int) -> Target | None:
         parts = dotted.split(".")
         for cut in range(len(parts), 0, -1):
             entry = self.module(".".join(parts[:cut]), importer)
@@ -284,24 +294,6 @@ class Project:
         found.discard(entry.path)
         return found
 
-    def closure(self, entry: ModuleEntry) -> frozenset[str]:
-        """Every linted file the analysis of ``entry`` may read (its import closure)."""
-        known = self._closures.get(entry.path)
-        if known is not None:
-            return known
-        seen: set[str] = set()
-        pending = [entry.path]
-        while pending:
-            path = pending.pop()
-            if path in seen:
-                continue
-            seen.add(path)
-            pending.extend(self._direct(self.entries[path]) - seen)
-        seen.discard(entry.path)
-        result = frozenset(seen)
-        self._closures[entry.path] = result
-        return result
-
     def component(self, entry: ModuleEntry) -> frozenset[str]:
         """The files in an import cycle with ``entry`` (itself included)."""
         if self._components is None:
@@ -356,8 +348,37 @@ class Project:
         entry = self.entries.get(str(absolute(path)))
         if entry is None:
             return None
-        digest = hashlib.sha256()
-        for dependency in sorted(self.closure(entry)):
-            digest.update(f"{dependency}\0{self.entries[dependency].digest}\0".encode())
         candidate = not entry.backward and entry.has_loop and self.calls_backward_elsewhere(entry)
-        return ProjectContext(path=entry.path, key=digest.hexdigest(), candidate=candidate)
+        return ProjectContext(path=entry.path, key=self._closure_key(entry), candidate=candidate)
+
+    def _closure_key(self, entry: ModuleEntry) -> str:
+        """A digest of every file ``entry``'s import closure reaches (paths and contents),
+        built once per import cycle over the cycles' DAG (a Merkle hash: a file's key
+        covers its cycle's files and the keys of the cycles it imports), so a change in
+        any reached file changes the key, at the cost of one hash per cycle."""
+        if self._keys is None:
+            self._keys = {}
+        component = self.component(entry)
+        pending = [component]
+        while pending:
+            current = pending[-1]
+            if current in self._keys:
+                pending.pop()
+                continue
+            children = {
+                self.component(self.entries[child])
+                for member in current
+                for child in self._direct(self.entries[member])
+            } - {current}
+            missing = [child for child in children if child not in self._keys]
+            if missing:
+                pending.extend(missing)
+                continue
+            digest = hashlib.sha256()
+            for member in sorted(current):
+                digest.update(f"{member}\0{self.entries[member].digest}\0".encode())
+            for key in sorted(self._keys[child] for child in children):
+                digest.update(key.encode())
+            self._keys[current] = digest.hexdigest()
+            pending.pop()
+        return self._keys[component]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Text that marks a definition as possibly touching gradients: it may run a backward,
 # clear or step. A definition without any of these (and that references no definition
@@ -107,7 +108,7 @@ def _imports(tree: ast.Module, package: str | None) -> tuple[dict[str, str], tup
     return imports, tuple(star)
 
 
-_LOOP_HEADER = re.compile(r"(?:async[ \t]+)?(?:for|while)\b")
+_LOOP_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 _LOOP = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
@@ -124,7 +125,7 @@ def _import_statements(text: str) -> ast.Module:
     """Only the import statements of ``text`` (each parsed alone, dedented; a
     parenthesised name list may span lines). For files with no gradient marker: their
     definitions cannot touch gradients, but their imports may re-export ones that do."""
-    body: list[ast.stmt] = []
+    statements: list[str] = []
     for match in _IMPORT_LINE.finditer(text):
         statement = match.group().strip()
         if "(" in statement and ")" not in statement:
@@ -133,8 +134,15 @@ def _import_statements(text: str) -> ast.Module:
                 continue
             statement += text[match.end() : close + 1]
         statement = statement.split("#", 1)[0] if "(" not in statement else statement
+        statements.append(statement.replace("\\\n", " "))
+    try:  # all at once; one that does not parse alone is dropped below
+        return ast.parse("\n".join(statements))
+    except (SyntaxError, ValueError):
+        pass
+    body: list[ast.stmt] = []
+    for statement in statements:
         try:
-            body.extend(ast.parse(statement.replace("\\\n", " ")).body)
+            body.extend(ast.parse(statement).body)
         except (SyntaxError, ValueError):
             continue
     return ast.Module(body=body, type_ignores=[])
@@ -158,7 +166,10 @@ def index_source(
     definitions: dict[str, Definition] = {}
     if backward or markers or GRADIENT_MARKERS.search(text) is not None:
         found = list(_TOP_DEFINITION.finditer(text))
+        line, counted = 1, 0
         for index, match in enumerate(found):
+            line += text.count("\n", counted, match.start())
+            counted = match.start()
             # up to the next top-level definition: may include module code between them,
             # which only over-approximates (more touches, more references)
             end = found[index + 1].start() if index + 1 < len(found) else len(text)
@@ -173,7 +184,7 @@ def index_source(
                 backward_methods=_backward_methods(segment, extra) if match[2] else None,
                 start=match.start(),
                 end=end,
-                line=text.count("\n", 0, match.start()) + 1,
+                line=line,
             )
     return ModuleEntry(
         path=path,
@@ -200,19 +211,25 @@ def _loop_bodies(text: str) -> str:
     """The text of every ``for`` / ``while`` loop (header and the more indented lines
     after it), by indentation: what a loop may call."""
     parts: list[str] = []
-    depth: int | None = None  # indentation of the loop being collected
-    for line in text.splitlines(keepends=True):
-        stripped = line.lstrip(" \t")
-        if not stripped.strip() or stripped.startswith("#"):
-            continue
-        indent = len(line) - len(stripped)
-        if depth is not None and indent <= depth:
-            depth = None
-        if depth is None and _LOOP_HEADER.match(stripped):
-            depth = indent
-        if depth is not None:
-            parts.append(line)
+    reached = 0
+    for header in _LOOP_LINE.finditer(text):
+        if header.start() < reached:
+            continue  # a loop nested in one already taken
+        end = text.find("\n", header.end())
+        if end < 0:
+            parts.append(text[header.start() :])
+            break
+        dedent = _dedent(len(header[1])).search(text, end + 1)
+        reached = dedent.start() if dedent else len(text)
+        parts.append(text[header.start() : reached])
     return "".join(parts)
+
+
+@lru_cache(maxsize=64)
+def _dedent(indent: int) -> re.Pattern[str]:
+    """A line indented at most ``indent`` columns that holds code (the end of a block
+    opened at that indentation)."""
+    return re.compile(rf"^[ \t]{{0,{indent}}}(?=[^ \t\r\n#])", re.MULTILINE)
 
 
 def _before_decorators(text: str, start: int, end: int) -> int:
