@@ -7,9 +7,10 @@ For each tree: ``zerograd-lint --no-cache -j N`` with and without ``--no-project
 interleaved (per-file, project, per-file, project, ...) so machine drift hits both;
 the median of the rounds and the ratio project / per-file, of wall time and of CPU time
 (user + system of the child processes, which the shared machine's load disturbs less).
-Then growth: one tree (``--growth``, default lightning) at a quarter, half and all of its files (project mode),
-time per file at each size (linear growth keeps it flat). Also a warm run (cache filled)
-over the cold one, in project mode. Findings of both modes are printed as counts.
+Then growth: one tree (``--growth``, default lightning) at a quarter, half and all of
+its files (project mode), time per file at each size (linear growth keeps it flat).
+Also a warm run (cache filled) over the cold one, in project mode. Findings of both
+modes are printed as counts.
 """
 
 from __future__ import annotations
