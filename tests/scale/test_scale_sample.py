@@ -4,7 +4,6 @@ command line, with no internal error, no traceback and a clean exit code."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from run_scale import deterministic_sample, library_roots, lint_files, python_files
@@ -19,13 +18,10 @@ def test_sample_of_installed_code_lints_without_internal_errors():
     sample = deterministic_sample(files, SAMPLE_SIZE, MAX_BYTES)
     assert len(sample) == SAMPLE_SIZE
     assert sample == deterministic_sample(files, SAMPLE_SIZE, MAX_BYTES)  # deterministic
-    started = time.perf_counter()
     report = lint_files(sample, jobs=1)
-    elapsed = time.perf_counter() - started
     assert report.crashes == []
     assert report.exit_code in (0, 1, 2)
     assert report.exit_code == 2 or not report.parse_errors
     linted = {path.resolve() for path in sample}
     for line in report.parse_errors:  # one line per bad file, naming it
         assert Path(line.split(": error: ")[0]).resolve() in linted, line
-    assert elapsed < 30, f"{elapsed:.1f} s"

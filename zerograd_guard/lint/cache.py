@@ -4,8 +4,13 @@ An entry holds the analyzer's findings for one analysed text. Its key is the
 SHA-256 of the text, the tool version and the effective configuration (analysis
 options and the rule set), so any change to one of them misses. Entries are
 written atomically (temporary file + rename), so concurrent runs never see a
-torn entry; an entry that cannot be read, parsed or does not carry its own key
-is ignored and rewritten, never trusted.
+torn entry; an entry that cannot be read, parsed, does not carry its own key, or
+whose findings do not match the digest stored with them (a corrupted or edited
+entry) is ignored and rewritten, never trusted.
+
+The cache folder gets a ``.gitignore`` of ``*`` only when zerograd-lint creates it
+(or it holds nothing but cache entries): ``--cache-dir src`` must not hide an
+existing source folder from git.
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ def cache_key(text: str, config_key: str) -> str:
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()
+
+
+def _digest(key: str, findings: Any) -> str:
+    """A checksum binding an entry's findings to its key."""
+    material = json.dumps([key, findings], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _finding_to_json(finding: Finding) -> dict[str, Any]:
@@ -79,7 +90,7 @@ class ResultCache:
     def get(self, key: str) -> list[Finding] | None:
         try:
             data = json.loads(self._entry(key).read_text(encoding="utf-8"))
-            if data["key"] != key:
+            if data["key"] != key or data["digest"] != _digest(key, data["findings"]):
                 return None
             return [_finding_from_json(item) for item in data["findings"]]
         except (OSError, ValueError, KeyError, TypeError):
@@ -88,7 +99,8 @@ class ResultCache:
     def put(self, key: str, findings: list[Finding]) -> None:
         """Store an entry; a cache that cannot be written is silently skipped."""
         entry = self._entry(key)
-        payload = json.dumps({"key": key, "findings": [_finding_to_json(f) for f in findings]})
+        items = [_finding_to_json(finding) for finding in findings]
+        payload = json.dumps({"key": key, "digest": _digest(key, items), "findings": items})
         try:
             ensure_cache_dir(self.directory)
             entry.parent.mkdir(parents=True, exist_ok=True)
@@ -106,12 +118,15 @@ class ResultCache:
 
 
 def ensure_cache_dir(directory: Path) -> None:
-    """Create the cache folder with a ``.gitignore`` that keeps it out of commits."""
+    """Create the cache folder with a ``.gitignore`` that keeps it out of commits (not
+    in a folder that holds anything else: that may be the user's source folder)."""
+    created = not directory.exists()
     directory.mkdir(parents=True, exist_ok=True)
     ignore = directory / ".gitignore"
-    if not ignore.exists():
-        handle, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write("# Created by zerograd-lint automatically.\n*\n")
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, ignore)
+    if ignore.exists() or not (created or set(os.listdir(directory)) <= {f"v{_FORMAT}"}):
+        return
+    handle, temporary = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        stream.write("# Created by zerograd-lint automatically.\n*\n")
+    os.chmod(temporary, 0o644)
+    os.replace(temporary, ignore)

@@ -20,6 +20,7 @@ from zerograd_guard.lint.cache import DEFAULT_DIRNAME
 from zerograd_guard.lint.config import Config, ConfigError, ConfigResolver, load_config_file
 from zerograd_guard.lint.discovery import discover
 from zerograd_guard.lint.formats import FORMATS
+from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
 from zerograd_guard.lint.runner import FileResult, FileSettings, FileTask, Reported, RunSettings
@@ -183,6 +184,8 @@ class _Planner:
             settings = FileSettings(
                 options=self.contributions.merged_into(config.options),
                 rules=tuple(self.rules[code] for code in sorted(selected)),
+                known_codes=frozenset(self.known),
+                plugin_key=self.contributions.plugin_key,
             )
             memo = (selected, settings)
             self._by_config[id(config)] = memo
@@ -193,7 +196,7 @@ class _Planner:
         origin = f"{config.source} per-file-ignores"
         disabled = per_file_ignored(config.per_file_ignores, path, config.root, self.known, origin)
         if disabled & selected:
-            settings = FileSettings(settings.options, settings.rules, frozenset(disabled))
+            settings = dataclasses.replace(settings, disabled=frozenset(disabled))
         return FileTask(path=path, display=_display(path), settings=settings, run=self.run)
 
     def selected_rules(self) -> list[type[Rule]]:
@@ -227,6 +230,11 @@ def _report(
 
     items: list[Reported] = [item for result in results for item in result.reported]
     errors = [(result.path, result.error) for result in results if result.error]
+    errors += [
+        (result.path, f"{where}: {message}")
+        for result in results
+        for where, message in result.part_errors
+    ]
     rules = planner.selected_rules()
     out = sys.stdout
     if args.diff:
@@ -253,7 +261,8 @@ def _report(
             out.write(text.render(items, _colour()))
         fixed = sum(result.fixes_applied for result in results)
         fixable = 0 if args.fix else sum(1 for i in items if i.fix is not None and i.fix.safe)
-        out.write(text.summary(len(items), fixed, fixable, len(errors) + missing))
+        unchecked = len({path for path, _ in errors}) + missing  # a notebook counts once
+        out.write(text.summary(len(items), fixed, fixable, unchecked))
 
 
 def _cache_dir(resolver: ConfigResolver, paths: Sequence[str]) -> Path:
@@ -322,21 +331,32 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         project, tasks = _in_project(tasks, configs, cache_dir)
     results = run_tasks(tasks, args.jobs or default_jobs(), project)
     for raw in found.missing:
-        sys.stderr.write(f"{raw}: error: no such file or directory\n")
+        sys.stderr.write(f"{printable(raw)}: error: no such file or directory\n")
+    for folder, cause in found.errors:
+        sys.stderr.write(f"{printable(_display(Path(folder)))}: error: {cause}\n")
     for result in results:
+        shown = printable(result.path)
+        for where, message in result.warnings:
+            sys.stderr.write(f"{shown}:{where}: warning: {message}\n")
+        for where, message in result.part_errors:
+            sys.stderr.write(f"{shown}:{where}: error: {message}\n")
         if result.error:
-            sys.stderr.write(f"{result.path}: error: {result.error}\n")
+            sys.stderr.write(f"{shown}: error: {result.error}\n")
     if args.diff:
         has_findings = any(result.diff for result in results)
     else:
         has_findings = any(result.reported for result in results)
     try:
-        _report(args, results, planner, len(found.missing))
+        _report(args, results, planner, len(found.missing) + len(found.errors))
     except BrokenPipeError:
         # Output piped into a command that stopped reading (``| head``): the verdict
         # stands; point stdout at devnull so the interpreter's final flush is quiet.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    if found.missing or any(result.error for result in results):
+    if (
+        found.missing
+        or found.errors
+        or any(result.error or result.part_errors for result in results)
+    ):
         return EXIT_ERROR
     if has_findings and not args.exit_zero:
         return EXIT_FINDINGS
@@ -360,6 +380,10 @@ def main(argv: Sequence[str] | None = None, *, plugins: Sequence[object] = ()) -
     except BrokenPipeError:  # e.g. ``--explain ZG101 | head``; findings are handled in _run
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_CLEAN
+    except Exception as exc:  # a bug of ours: one line and exit 2, never read as "findings"
+        detail = " ".join(str(exc).split())
+        sys.stderr.write(f"zerograd-lint: internal error: {type(exc).__name__}: {detail}\n")
+        return EXIT_ERROR
 
 
 if __name__ == "__main__":

@@ -36,6 +36,13 @@ _LIST_KEYS = (
     "managed-engines",
 )
 _KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores", "project")
+# Keys whose strings are matched against a call's last name: validated as plugin names are.
+_NAME_KEYS = (
+    "extend-backward-calls",
+    "extend-clear-calls",
+    "extend-step-calls",
+    "managed-engines",
+)
 
 
 class ConfigError(Exception):
@@ -74,6 +81,14 @@ def parse_table(table: Any, path: Path) -> Config:
             f"{path}: error: unknown key {unknown[0]!r} in [tool.{TABLE}] (known keys: {known})"
         )
     lists = {key: _string_list(path, key, table[key]) for key in _LIST_KEYS if key in table}
+    for key in _NAME_KEYS:
+        for name in lists.get(key, ()):
+            if not name.isidentifier():
+                example = name.rsplit(".", 1)[-1].strip("()") or "clear"
+                raise ConfigError(
+                    f"{path}: error: [tool.{TABLE}] {key}: {name!r} is not a name "
+                    f"(give the last part of the call, e.g. {example!r})"
+                )
     per_file: list[tuple[str, tuple[str, ...]]] = []
     raw_per_file = table.get("per-file-ignores", {})
     if not isinstance(raw_per_file, dict):
@@ -117,11 +132,15 @@ def load_config_file(path: Path) -> Config:
     if not path.is_file():
         raise ConfigError(f"{path}: error: config file not found")
     data = read_pyproject(path)
+    absolute = Path(os.path.abspath(path))
     if path.name == "pyproject.toml" or "tool" in data:
-        table = data.get("tool", {}).get(TABLE, {})
+        tool = data.get("tool", {})
+        if not isinstance(tool, dict):
+            raise ConfigError(f"{absolute}: error: [tool] must be a table")
+        table = tool.get(TABLE, {})
     else:
         table = data
-    return parse_table(table, Path(os.path.abspath(path)))
+    return parse_table(table, absolute)
 
 
 class ConfigResolver:

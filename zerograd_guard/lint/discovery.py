@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatch
 from pathlib import Path
 
@@ -46,6 +46,7 @@ SKIPPED_DIRS = frozenset(
 class Discovered:
     files: list[Path]
     missing: list[str]
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (folder, cause)
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -81,17 +82,53 @@ def _skipped_dir(directory: Path, resolver: ConfigResolver) -> bool:
     return matches_exclude(directory, config.exclude, config.root)
 
 
-def _walk(root: Path, resolver: ConfigResolver) -> Iterable[Path]:
-    for current, dirnames, filenames in os.walk(root):
-        here = Path(current)
-        dirnames[:] = sorted(d for d in dirnames if not _skipped_dir(here / d, resolver))
-        for name in sorted(filenames):
-            if not name.endswith(LINTED_SUFFIXES):
+def _walk(root: Path, resolver: ConfigResolver, errors: list[tuple[str, str]]) -> Iterable[Path]:
+    """Linted files under ``root`` in ``os.walk`` order (sorted, top-down), without
+    recursion (a tree deeper than the path limit must not raise ``RecursionError``).
+
+    A folder that cannot be listed or checked (no read permission, a path longer than
+    the OS allows) is an error in ``errors``; the walk goes on with the others.
+    """
+    pending = [root]
+    while pending:
+        here = pending.pop()
+        try:
+            with os.scandir(here) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as exc:
+            errors.append((str(here), f"cannot read directory: {exc.strerror or exc}"))
+            continue
+        folders: list[Path] = []
+        for entry in entries:
+            path = here / entry.name
+            if _is_folder(entry):
+                if entry.is_symlink():
+                    continue  # as os.walk: listed, never followed
+                try:
+                    skipped = _skipped_dir(path, resolver)
+                except OSError as exc:
+                    errors.append((str(path), f"cannot read directory: {exc.strerror or exc}"))
+                    continue
+                if not skipped:
+                    folders.append(path)
                 continue
-            path = here / name
-            config = resolver.for_path(path, is_dir=False)
+            if not entry.name.endswith(LINTED_SUFFIXES):
+                continue
+            try:
+                config = resolver.for_path(path, is_dir=False)
+            except OSError as exc:
+                errors.append((str(path), f"cannot read: {exc.strerror or exc}"))
+                continue
             if not matches_exclude(path, config.exclude, config.root):
                 yield path
+        pending.extend(reversed(folders))
+
+
+def _is_folder(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _force_excluded(path: Path, resolver: ConfigResolver) -> bool:
@@ -106,10 +143,11 @@ def discover(paths: Sequence[str], resolver: ConfigResolver, force_exclude: bool
     seen: set[Path] = set()
     files: list[Path] = []
     missing: list[str] = []
+    errors: list[tuple[str, str]] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            candidates: Iterable[Path] = _walk(path, resolver)
+            candidates: Iterable[Path] = _walk(path, resolver, errors)
         elif path.is_file():
             candidates = [] if force_exclude and _force_excluded(path, resolver) else [path]
         else:
@@ -120,4 +158,4 @@ def discover(paths: Sequence[str], resolver: ConfigResolver, force_exclude: bool
             if key not in seen:
                 seen.add(key)
                 files.append(candidate)
-    return Discovered(files=files, missing=missing)
+    return Discovered(files=files, missing=missing, errors=errors)

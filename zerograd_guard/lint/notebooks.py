@@ -1,30 +1,35 @@
 """Jupyter notebooks as one analysable program.
 
 Code cells are joined in order (a loop whose model, optimizer and step helper
-live in different cells is one program). IPython syntax is masked line by line
-so the program parses: line magics (``%``), shell escapes (``!``), help
-(``?``, ``obj?``), ``x = !cmd`` and ``x = %magic`` become ``pass`` at the same
-indentation; a cell magic (``%%bash`` ...) masks its whole cell, except the
-magics whose body is Python (``%%time`` ...), which mask only their first line.
-Masking keeps one joined line per cell line, so positions map back exactly:
-finding positions, fix edits, and the ``line N`` references inside messages
-(rewritten to ``cell C, line L``).
+live in different cells is one program). IPython syntax is masked so the program
+parses (see ``ipython_masking``). Masking keeps one joined line per cell line, so
+positions map back exactly: finding positions, fix edits, and the ``line N``
+references inside messages (rewritten to ``cell C, line L``).
+
+A cell that does not parse on its own is left out of the program (its lines become
+blank) and reported as a syntax error at its own position; the other cells are
+analysed. Fixes rewrite only the edited cells' ``source`` in the JSON text (see
+``notebook_json``).
 """
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import functools
 import json
 import re
+import warnings
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from zerograd_guard.lint.findings import Edit
+from zerograd_guard.lint.ipython_masking import mask_cell
+from zerograd_guard.lint.lines import LineIndex, line_ending, split_lines, strip_ending
+from zerograd_guard.lint.notebook_json import SourceSpan, render_source, source_spans
 
-PYTHON_BODY_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
-_ASSIGNED_MAGIC = re.compile(r"^\s*[A-Za-z_][\w.,\s]*=\s*[%!]")
-_NOTEBOOK_INDENT = re.compile(r"^\{\s*?\r?\n([ \t]+)\"")
 # How the rules cite another line of the analysed program ("the step at line 10").
 _LINE_REFERENCE = re.compile(r"\bline (\d+)\b")
 
@@ -43,15 +48,26 @@ class JoinedLine:
     cell_start: int  # offset of the line in the cell's source text
     original: str  # the cell's text of this line (newline included when present)
     masked: bool
+    joined: str  # this line in the joined source (newline included)
+
+
+@dataclass(frozen=True)
+class CellSyntaxError:
+    """A code cell that does not parse on its own; 1-based cell, line and column."""
+
+    cell: int
+    line: int
+    column: int
+    message: str
 
 
 @dataclass
 class Notebook:
-    data: dict[str, Any]
+    raw: str  # the notebook's JSON text
     source: str  # the joined, masked program handed to the analyzer
     lines: list[JoinedLine]
     cell_texts: dict[int, str]
-    layout: tuple[int | None, bool, bool, str]  # (indent, ensure_ascii, trailing nl, newline)
+    left_out: tuple[CellSyntaxError, ...] = ()  # cells blanked out of ``source``
 
     def position(self, line: int, column: int) -> tuple[int, int, int]:
         """Joined (line, column) -> (1-based cell, line in cell, column)."""
@@ -89,14 +105,16 @@ class Notebook:
             return None
         cell, start, end, content = located
         text = self.cell_texts[cell]
-        line, column = _line_column(text, start)
-        end_line, end_column = _line_column(text, end)
+        lines = LineIndex(text)
+        line, column = lines.position(start)
+        end_line, end_column = lines.position(end)
         return cell + 1, line, column, end_line, end_column, content
 
     def edited(self, edits: Sequence[Edit]) -> str | None:
         """The notebook JSON with ``edits`` (joined-source offsets) applied in its cells.
 
-        None when an edit touches masked IPython syntax or spans two cells.
+        Only the edited cells' ``source`` values change in the JSON text; None when an
+        edit touches masked IPython syntax or spans two cells.
         """
         per_cell: dict[int, list[tuple[int, int, str]]] = {}
         for edit in edits:
@@ -105,21 +123,76 @@ class Notebook:
                 return None
             cell, start, end, content = located
             per_cell.setdefault(cell, []).append((start, end, content))
-        data = json.loads(json.dumps(self.data))
+        spans = self.spans
+        replacements: list[tuple[int, int, str]] = []
+        new_texts: dict[int, str] = {}
         for cell, cell_edits in per_cell.items():
             text = self.cell_texts[cell]
             for start, end, content in sorted(cell_edits, reverse=True):
                 text = text[:start] + content + text[end:]
-            source = data["cells"][cell]["source"]
-            data["cells"][cell]["source"] = (
-                text.splitlines(keepends=True) if isinstance(source, list) else text
+            span = spans.get(cell)
+            if span is None:
+                return None
+            rendered = render_source(
+                self.raw, span, split_lines(text, keepends=True), self.raw.isascii()
             )
-        indent, ensure_ascii, trailing_newline, newline = self.layout
-        rendered = json.dumps(data, indent=indent, ensure_ascii=ensure_ascii)
-        if trailing_newline:
-            rendered += "\n"
-        # json.dumps escapes newlines inside strings: every raw "\n" is layout.
-        return rendered.replace("\n", newline) if newline != "\n" else rendered
+            replacements.append((span.start, span.end, rendered))
+            new_texts[cell] = text
+        result = self.raw
+        for start, end, rendered in sorted(replacements, reverse=True):
+            result = result[:start] + rendered + result[end:]
+        return result if _has_sources(result, new_texts) else None
+
+    def file_region(self, cell: int, cell_line: int) -> tuple[int, int, int, int]:
+        """The notebook file's own (line, column, end line, end column) of the JSON string
+        holding ``cell_line`` of the 1-based ``cell``: what SARIF and GitHub viewers show."""
+        span = self.spans.get(cell - 1)
+        if span is None:
+            return (1, 1, 1, 1)
+        start, end = span.start, span.end
+        if span.items:
+            target = LineIndex(self.cell_texts[cell - 1]).starts[cell_line - 1]
+            consumed = 0
+            for item_start, item_end in span.items:
+                length = len(json.loads(self.raw[item_start:item_end]))
+                start, end = item_start, item_end
+                if consumed + length > target:
+                    break
+                consumed += length
+        line, column = self.raw_lines.position(start)
+        end_line, end_column = self.raw_lines.position(end)
+        return line, column, end_line, end_column
+
+    @functools.cached_property
+    def spans(self) -> dict[int, SourceSpan]:
+        """Where each cell's ``source`` lies in the JSON text (scanned when first needed)."""
+        return source_spans(self.raw)
+
+    @functools.cached_property
+    def raw_lines(self) -> LineIndex:
+        return LineIndex(self.raw)
+
+    def without_broken_cells(self) -> Notebook | None:
+        """This notebook with each code cell that does not parse alone blanked out and
+        recorded in ``left_out``; None when every cell parses (the fault is elsewhere)."""
+        broken = {error.cell - 1: error for error in _cell_syntax_errors(self.lines)}
+        if not broken:
+            return None
+        lines: list[JoinedLine] = []
+        offset = 0
+        for entry in self.lines:
+            if entry.cell in broken:
+                blank = line_ending(entry.original) or "\n"
+                entry = dataclasses.replace(entry, masked=True, joined=blank)
+            lines.append(dataclasses.replace(entry, joined_start=offset))
+            offset += len(entry.joined)
+        left_out = tuple(sorted(broken.values(), key=lambda error: error.cell))
+        return dataclasses.replace(
+            self,
+            source="".join(entry.joined for entry in lines),
+            lines=lines,
+            left_out=self.left_out + left_out,
+        )
 
     def _locate(self, offset: int, insertion: bool) -> tuple[int, int]:
         starts = [entry.joined_start for entry in self.lines]
@@ -160,32 +233,33 @@ def _cell_text(cell: Any, index: int) -> str:
     raise NotebookError(f"cell {index + 1} has a malformed 'source'")
 
 
-def _mask_line(line: str) -> str | None:
-    """The ``pass`` replacement of an IPython-only line, or None for Python."""
-    stripped = line.strip()
-    if not stripped or stripped.startswith("#"):
-        return None
-    if stripped[0] in "%!?" or stripped.endswith("?") or _ASSIGNED_MAGIC.match(line):
-        return line[: len(line) - len(line.lstrip())] + "pass"
-    return None
+def _cell_syntax_errors(lines: Sequence[JoinedLine]) -> list[CellSyntaxError]:
+    """The code cells whose masked text does not parse on its own."""
+    by_cell: dict[int, list[str]] = {}
+    for entry in lines:
+        by_cell.setdefault(entry.cell, []).append(entry.joined)
+    errors = []
+    for cell, texts in by_cell.items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse("".join(texts))
+        except SyntaxError as error:
+            message = " ".join((error.msg or "invalid syntax").split())
+            errors.append(CellSyntaxError(cell + 1, error.lineno or 1, error.offset or 1, message))
+        except (ValueError, RecursionError, MemoryError) as error:
+            errors.append(CellSyntaxError(cell + 1, 1, 1, type(error).__name__))
+    return errors
 
 
-def _line_column(text: str, offset: int) -> tuple[int, int]:
-    """1-based (line, column) of ``offset`` in ``text``, lines split as the cell's are."""
-    line, start = 1, 0
-    for piece in text.splitlines(keepends=True):
-        if start + len(piece) > offset or len(piece.splitlines()[0]) == len(piece):
-            break  # offset on this line, or this last line has no line break
-        line, start = line + 1, start + len(piece)
-    return line, offset - start + 1
-
-
-def _layout(raw: str) -> tuple[int | None, bool, bool, str]:
-    match = _NOTEBOOK_INDENT.match(raw)
-    indent = len(match.group(1)) if match else None
-    first_break = raw.find("\n")
-    newline = "\r\n" if first_break > 0 and raw[first_break - 1] == "\r" else "\n"
-    return indent, raw.isascii(), raw.endswith("\n"), newline
+def _has_sources(raw: str, texts: dict[int, str]) -> bool:
+    """Whether ``raw`` is notebook JSON whose cells hold ``texts`` (a self-check of a
+    surgical edit before anything is written)."""
+    try:
+        data = json.loads(raw)
+        return all(_cell_text(data["cells"][cell], cell) == text for cell, text in texts.items())
+    except (ValueError, KeyError, IndexError, TypeError, NotebookError, RecursionError):
+        return False
 
 
 def read_notebook(raw: str) -> Notebook:
@@ -194,9 +268,10 @@ def read_notebook(raw: str) -> Notebook:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise NotebookError(f"invalid notebook JSON: {exc}") from None
+    except RecursionError:
+        raise NotebookError("invalid notebook JSON: nested too deeply") from None
     if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
         raise NotebookError("not a notebook: no 'cells' list (nbformat 4 is required)")
-    pieces: list[str] = []
     lines: list[JoinedLine] = []
     cell_texts: dict[int, str] = {}
     offset = 0
@@ -207,21 +282,13 @@ def read_notebook(raw: str) -> Notebook:
             continue
         text = _cell_text(cell, index)
         cell_texts[index] = text
-        cell_lines = text.splitlines(keepends=True)
-        cell_magic = bool(cell_lines) and cell_lines[0].lstrip().startswith("%%")
-        whole_cell_masked = False
-        if cell_magic:
-            magic = cell_lines[0].lstrip()[2:].split(maxsplit=1)
-            whole_cell_masked = not magic or magic[0] not in PYTHON_BODY_CELL_MAGICS
+        cell_lines = split_lines(text, keepends=True)
+        masks = mask_cell([strip_ending(line) for line in cell_lines])
         cell_offset = 0
-        for number, original in enumerate(cell_lines, start=1):
-            if whole_cell_masked or (number == 1 and cell_magic):
-                masked_text: str | None = "pass"
-            else:
-                masked_text = _mask_line(original)
-            joined = masked_text if masked_text is not None else original.rstrip("\r\n")
-            ending = original[len(original.rstrip("\r\n")) :] or "\n"
-            joined += ending
+        for number, (original, mask) in enumerate(zip(cell_lines, masks, strict=True), start=1):
+            joined = (strip_ending(original) if mask is None else mask) + (
+                line_ending(original) or "\n"
+            )
             lines.append(
                 JoinedLine(
                     joined_start=offset,
@@ -229,16 +296,15 @@ def read_notebook(raw: str) -> Notebook:
                     cell_line=number,
                     cell_start=cell_offset,
                     original=original,
-                    masked=masked_text is not None,
+                    masked=mask is not None,
+                    joined=joined,
                 )
             )
-            pieces.append(joined)
             offset += len(joined)
             cell_offset += len(original)
     return Notebook(
-        data=data,
-        source="".join(pieces),
+        raw=raw,
+        source="".join(entry.joined for entry in lines),
         lines=lines,
         cell_texts=cell_texts,
-        layout=_layout(raw),
     )

@@ -8,11 +8,12 @@ in the task, so ``-j N`` gives exactly the results of ``-j 1``.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import difflib
-import re
-from bisect import bisect_right
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,12 +21,20 @@ from typing import TYPE_CHECKING
 from zerograd_guard.lint.cache import ResultCache, cache_key
 from zerograd_guard.lint.findings import Edit, Finding, Fix
 from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, with_newline
-from zerograd_guard.lint.noqa import file_opted_out, filter_suppressed
+from zerograd_guard.lint.lines import LineIndex, split_lines
+from zerograd_guard.lint.noqa import (
+    Suppressions,
+    filter_suppressed,
+    needed_before_analysis,
+    read_suppressions,
+)
 from zerograd_guard.lint.notebooks import Notebook, NotebookError, read_notebook
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import may_contain_backward
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.sourcefile import (
+    MAX_FILE_BYTES,
+    MAX_NOTEBOOK_BYTES,
     SourceError,
     SourceText,
     check_code_size,
@@ -48,11 +57,13 @@ class FileSettings:
     options: AnalysisOptions
     rules: tuple[type[Rule], ...]
     disabled: frozenset[str] = frozenset()  # per-file-ignores
+    known_codes: frozenset[str] = frozenset()  # every rule's code (for noqa warnings)
+    plugin_key: str = ""  # the loaded plugins and their versions
 
     @property
     def config_key(self) -> str:
         codes = ",".join(f"{rule.__module__}.{rule.__qualname__}" for rule in self.rules)
-        return f"{self.options.cache_key()}#{codes}"
+        return f"{self.options.cache_key()}#{codes}#{self.plugin_key}"
 
 
 @dataclass(frozen=True)
@@ -99,6 +110,9 @@ class Reported:
     fix: Fix | None = None
     fix_edits: tuple[LocatedEdit, ...] = ()
     source_line: str = ""  # the reported line's text, stripped (for SARIF fingerprints)
+    # Notebooks: (line, column, end line, end column) in the notebook file's own text of
+    # the JSON string holding the reported cell line (what SARIF and GitHub show).
+    file_region: tuple[int, int, int, int] | None = None
 
     @property
     def sort_key(self) -> tuple[str, int, int, int, str]:
@@ -110,6 +124,11 @@ class FileResult:
     path: str
     reported: list[Reported] = field(default_factory=list)
     error: str | None = None
+    # Errors in a part of the file (a notebook cell that does not parse) whose other
+    # parts were still analysed: (location after the path, message).
+    part_errors: list[tuple[str, str]] = field(default_factory=list)
+    # (location after the path, message) of each warning about the file's comments.
+    warnings: list[tuple[str, str]] = field(default_factory=list)
     diff: str | None = None
     fixes_applied: int = 0
 
@@ -168,13 +187,27 @@ class _Program:
     file_text: str
     text: str
     notebook: Notebook | None
+    _suppressions: Suppressions | None = field(default=None, repr=False, compare=False)
+
+    def suppressions(self, known: frozenset[str] = frozenset()) -> Suppressions:
+        """The ``# noqa`` comments of the analysed text (read once)."""
+        if self._suppressions is None:
+            self._suppressions = read_suppressions(self.text, known)
+        return self._suppressions
 
     @classmethod
-    def of(cls, file_text: str, is_notebook: bool) -> _Program:
+    def of(cls, file_text: str, is_notebook: bool, drop_broken_cells: bool = False) -> _Program:
         if not is_notebook:
             return cls(file_text, file_text, None)
         notebook = read_notebook(file_text)
+        if drop_broken_cells:
+            notebook = notebook.without_broken_cells() or notebook
         return cls(file_text, notebook.source, notebook)
+
+    def without_broken_cells(self) -> _Program | None:
+        """A notebook without its cells that do not parse; None when there is none."""
+        notebook = self.notebook.without_broken_cells() if self.notebook else None
+        return None if notebook is None else _Program(self.file_text, notebook.source, notebook)
 
     def edited(self, fix: Fix, newline: str) -> _Program | None:
         edits = with_newline(fix.edits, newline)
@@ -187,7 +220,9 @@ class _Program:
         file_text = self.notebook.edited(edits)
         if file_text is None:
             return None
-        program = _Program.of(file_text, is_notebook=True)
+        program = _Program.of(
+            file_text, is_notebook=True, drop_broken_cells=bool(self.notebook.left_out)
+        )
         return program if parses(program.text) else None
 
 
@@ -198,7 +233,7 @@ def _fix_id(fix: Fix) -> tuple[str, tuple[tuple[int, int, str], ...]]:
 def _visible(findings: list[Finding], program: _Program, disabled: frozenset[str]) -> list[Finding]:
     """Findings left after ``per-file-ignores`` and ``# noqa`` comments."""
     kept = [f for f in findings if not any(f.code.startswith(code) for code in disabled)]
-    return filter_suppressed(kept, program.text)
+    return filter_suppressed(kept, program.suppressions()) if kept else kept
 
 
 def _apply_fixes(
@@ -244,11 +279,6 @@ def _count(findings: list[Finding], code: str) -> int:
     return sum(1 for finding in findings if finding.code == code)
 
 
-# A source line as Python reads it: ended by "\r\n", "\r" or "\n" (not by the other
-# characters str.splitlines breaks on), or the unterminated last line.
-_SOURCE_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-
 def unified_diff(before: str, after: str, display: str) -> str:
     """A ``diff -u`` style patch, marking a last line without a newline as patch does.
 
@@ -257,8 +287,8 @@ def unified_diff(before: str, after: str, display: str) -> str:
     line instead of lines printed over each other.
     """
     lines = difflib.unified_diff(
-        _SOURCE_LINE.findall(before),
-        _SOURCE_LINE.findall(after),
+        split_lines(before, keepends=True),
+        split_lines(after, keepends=True),
         fromfile=display,
         tofile=display,
     )
@@ -273,23 +303,9 @@ def _terminated(line: str) -> str:
     return line + "\n\\ No newline at end of file\n"
 
 
-def _line_starts(text: str) -> list[int]:
-    starts = [0]
-    for line in text.splitlines(keepends=True):
-        starts.append(starts[-1] + len(line))
-    return starts
-
-
-def _line_text(text: str, starts: list[int], line: int) -> str:
-    if not 1 <= line < len(starts):
-        return ""
-    return text[starts[line - 1] : starts[line]].strip()
-
-
-def _locate(program: _Program, finding: Finding, display: str, starts: list[int]) -> Reported:
+def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex) -> Reported:
     def position(offset: int) -> tuple[int | None, int, int]:
-        index = max(bisect_right(starts, offset) - 1, 0)
-        line, column = index + 1, offset - starts[index] + 1
+        line, column = lines.position(offset)
         if program.notebook is None:
             return None, line, column
         return program.notebook.position(line, column)
@@ -308,6 +324,7 @@ def _locate(program: _Program, finding: Finding, display: str, starts: list[int]
     message = finding.message
     cell, line, column = None, finding.line, finding.column
     end_line, end_column = finding.end_line, finding.end_column
+    file_region = None
     if program.notebook is not None:
         cell, line, column = program.notebook.position(finding.line, finding.column)
         end_cell, end_line, end_column = program.notebook.position(
@@ -316,6 +333,7 @@ def _locate(program: _Program, finding: Finding, display: str, starts: list[int]
         if end_cell != cell:
             end_line, end_column = line, column
         message = program.notebook.cite_lines(message)
+        file_region = program.notebook.file_region(cell, line)
     return Reported(
         path=display,
         code=finding.code,
@@ -327,8 +345,17 @@ def _locate(program: _Program, finding: Finding, display: str, starts: list[int]
         cell=cell,
         fix=finding.fix,
         fix_edits=edits,
-        source_line=_line_text(program.text, starts, finding.line),
+        source_line=lines.line(finding.line).strip(),
+        file_region=file_region,
     )
+
+
+def _where(program: _Program, line: int) -> str:
+    """``line`` (``cell N:line`` in a notebook) of a line of the analysed text."""
+    if program.notebook is None:
+        return str(line)
+    cell, cell_line, _ = program.notebook.position(line, 1)
+    return f"cell {cell}:{cell_line}"
 
 
 def _decode(raw: bytes, is_notebook: bool) -> SourceText:
@@ -342,32 +369,73 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
         raise _NeedsAnalysis
     result = FileResult(task.display)
     is_notebook = task.path.suffix == ".ipynb"
-    source = _decode(read_bytes(task.path), is_notebook)
+    limit = MAX_NOTEBOOK_BYTES if is_notebook else MAX_FILE_BYTES
+    raw = read_bytes(task.path, limit)
+    source = _decode(raw, is_notebook)
     program = _Program.of(source.text, is_notebook)
-    if not task.settings.rules or file_opted_out(program.text):
+    known = task.settings.known_codes
+    if needed_before_analysis(program.text, known):
+        suppressions = program.suppressions(known)
+        result.warnings = [
+            (_where(program, line), message) for line, message in suppressions.warnings
+        ]
+        if suppressions.opted_out:
+            return result
+    if not task.settings.rules:
         return result
     analyse = _Analysis(task, cache_only)
     try:
         findings = analyse(program.text)
     except AnalysisError as exc:
-        result.error = " ".join(str(exc).split())
-        return result
+        trimmed = program.without_broken_cells()
+        if trimmed is None:
+            result.error = " ".join(str(exc).split())
+            return result
+        program = trimmed
+        try:
+            findings = analyse(program.text)
+        except AnalysisError as again:
+            result.error = " ".join(str(again).split())
+            return result
+    if program.notebook is not None:
+        result.part_errors = [
+            (f"cell {cell.cell}:{cell.line}:{cell.column}", f"syntax error: {cell.message}")
+            for cell in program.notebook.left_out
+        ]
     if task.run.fix or task.run.diff:
         newline = "\n" if is_notebook else source.newline
-        fixed, findings, result.fixes_applied = _apply_fixes(
-            program, findings, analyse, task, newline
-        )
+        fixed, fixed_findings, applied = _apply_fixes(program, findings, analyse, task, newline)
+        written = True
         if fixed.file_text != program.file_text:
             if task.run.diff:
                 result.diff = unified_diff(program.file_text, fixed.file_text, task.display)
             else:
-                write_atomic(task.path, source.encode(fixed.file_text))
-        program = fixed
+                written = _write_fixed(task.path, source.encode(fixed.file_text), raw, result)
+        if written:
+            program, findings, result.fixes_applied = fixed, fixed_findings, applied
     kept = _visible(findings, program, task.settings.disabled)
+    if any(finding.fix is not None for finding in kept) and not parses(program.text):
+        # Newer syntax than the running Python reads (PEP 695 ``type X = ...``): --fix
+        # cannot check a fix, so none is offered.
+        kept = [dataclasses.replace(finding, fix=None) for finding in kept]
     if kept:
-        starts = _line_starts(program.text)
-        result.reported = [_locate(program, finding, task.display, starts) for finding in kept]
+        lines = LineIndex(program.text)
+        result.reported = [_locate(program, finding, task.display, lines) for finding in kept]
     return result
+
+
+def _write_fixed(path: Path, data: bytes, read: bytes, result: FileResult) -> bool:
+    """Write a fixed file unless it changed since it was ``read``; a refusal or a write
+    failure becomes the file's error (its findings stay reported, unfixed)."""
+    try:
+        write_atomic(path, data, expected=read)
+    except SourceError as exc:
+        result.error = str(exc)
+        return False
+    except OSError as exc:
+        result.error = f"cannot write: {exc.strerror or exc}"
+        return False
+    return True
 
 
 def lint_file(task: FileTask) -> FileResult:
@@ -405,6 +473,9 @@ def _size(task: FileTask) -> int:
         return 0
 
 
+KILLED_WORKER = "the process analysing it was killed (out of memory?)"
+
+
 def _run_pool(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> list[FileResult]:
     if len(tasks) <= 1:
         return [lint_file(task) for task in tasks]
@@ -417,8 +488,43 @@ def _run_pool(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> 
     # other workers idle at the end.
     ordered = sorted(tasks, key=_size, reverse=True)
     chunksize = max(1, min(16, len(tasks) // (workers * 64)))
-    with ProcessPoolExecutor(max_workers=workers, initializer=install, initargs=(project,)) as pool:
-        return list(pool.map(lint_file, ordered, chunksize=chunksize))
+    try:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=install, initargs=(project,)
+        ) as pool:
+            return list(pool.map(lint_file, ordered, chunksize=chunksize))
+    except BrokenProcessPool:
+        return _isolate_killer(ordered, project)
+
+
+def _isolate_killer(tasks: Sequence[FileTask], project: Project | None) -> list[FileResult]:
+    """After a worker died (the OOM killer, a signal): lint the files again in one
+    worker at a time, so the file whose worker dies is known; it gets an error, every
+    other file its result. Slower, and only ever after a crash."""
+    from zerograd_guard.lint.project.session import install
+
+    results: list[FileResult] = []
+    pending = list(tasks)
+    while pending:
+        with ProcessPoolExecutor(max_workers=1, initializer=install, initargs=(project,)) as pool:
+            futures = []
+            with contextlib.suppress(BrokenProcessPool):  # the worker may die meanwhile
+                for task in pending:
+                    futures.append(pool.submit(lint_file, task))
+            done = 0
+            try:
+                for future in futures:
+                    results.append(future.result())
+                    done += 1
+            except BrokenProcessPool:
+                killed = True
+            else:
+                killed = done == 0  # cannot happen; guarantees progress
+            if killed:
+                results.append(FileResult(pending[done].display, error=KILLED_WORKER))
+                done += 1
+        pending = pending[done:]
+    return results
 
 
 def run_tasks(

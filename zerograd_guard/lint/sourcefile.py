@@ -10,11 +10,14 @@ about 2 GB of memory and tens of seconds per megabyte of dense code. Files over
 lines that are not blank or comments is not parsed: each gets the one-line error
 "too large to analyse" (exit 2; exclude generated files in the configuration).
 The largest file holding a backward call in the standard library and the
-installed packages we measured has 1.4 MB of code.
+installed packages we measured has 1.4 MB of code. A notebook's file is mostly
+outputs (images, tables), so its file limit is ``MAX_NOTEBOOK_BYTES``; the code
+limit applies to its joined code cells.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import stat
@@ -22,6 +25,8 @@ import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
+
+from zerograd_guard.lint.lines import split_lines
 
 
 class SourceError(Exception):
@@ -47,6 +52,7 @@ class SourceText:
 
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
+MAX_NOTEBOOK_BYTES = 256 * 1024 * 1024
 MAX_CODE_BYTES = 2 * 1024 * 1024
 
 
@@ -54,17 +60,17 @@ def _megabytes(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-def read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path, limit: int = MAX_FILE_BYTES) -> bytes:
     """The file's bytes; a one-line ``SourceError`` for what is not a readable regular
-    file of a lintable size (a FIFO named ``x.py`` must not block the run)."""
+    file of at most ``limit`` bytes (a FIFO named ``x.py`` must not block the run)."""
     try:
         info = path.stat()
         if not stat.S_ISREG(info.st_mode):
             raise SourceError("not a regular file")
-        if info.st_size > MAX_FILE_BYTES:
+        if info.st_size > limit:
             raise SourceError(
                 f"too large to analyse ({_megabytes(info.st_size)}; "
-                f"the limit is {_megabytes(MAX_FILE_BYTES)})"
+                f"the limit is {_megabytes(limit)})"
             )
         return path.read_bytes()
     except OSError as exc:
@@ -77,7 +83,7 @@ def check_code_size(text: str) -> None:
         return
     code = sum(
         len(line)
-        for line in text.splitlines()
+        for line in split_lines(text)
         if line.strip() and not line.lstrip().startswith("#")
     )
     if code > MAX_CODE_BYTES:
@@ -113,14 +119,45 @@ def decode_notebook(raw: bytes) -> SourceText:
         raise SourceError(f"cannot decode notebook as UTF-8: {exc}") from None
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def writable_target(path: Path) -> Path:
+    """The file a fix of ``path`` would replace (a symlink's target); ``SourceError``
+    for a file that must not be replaced: read-only (a rename would bypass that, even
+    for root) or hard-linked (a rename would split the links silently)."""
+    target = path.resolve()
+    info = target.stat()
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise SourceError("read-only; not fixed")
+    if info.st_nlink > 1:
+        raise SourceError(
+            f"has {info.st_nlink} hard links; not fixed (apply the fix with --diff and patch)"
+        )
+    return target
+
+
+def _copy_metadata(source: os.stat_result, target: Path, temporary: str) -> None:
+    """Mode, owner and extended attributes of ``target`` onto ``temporary``, where the
+    OS allows (owner and attributes are best effort)."""
+    os.chmod(temporary, stat.S_IMODE(source.st_mode))
+    with contextlib.suppress(OSError):
+        os.chown(temporary, source.st_uid, source.st_gid)
+    if hasattr(os, "listxattr"):
+        with contextlib.suppress(OSError):
+            for name in os.listxattr(target):
+                with contextlib.suppress(OSError):
+                    os.setxattr(temporary, name, os.getxattr(target, name))
+
+
+def write_atomic(path: Path, data: bytes, expected: bytes | None = None) -> None:
     """Replace ``path`` with ``data`` via a temporary file in the same folder.
 
-    Readers see the old or the new content, never half of one; the permission
-    bits are kept; a symlink's target is written, the link stays.
+    Readers see the old or the new content, never half of one; mode, owner and
+    extended attributes are kept; a symlink's target is written, the link stays.
+    With ``expected`` (the bytes the fix was computed from), a file whose content
+    changed meanwhile (an editor saved it) is left alone: ``SourceError``. The check
+    runs just before the rename, so only an edit in that instant can be missed.
     """
-    target = path.resolve()
-    mode = stat.S_IMODE(target.stat().st_mode)
+    target = writable_target(path)
+    info = target.stat()
     handle, temporary = tempfile.mkstemp(
         dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
     )
@@ -129,7 +166,9 @@ def write_atomic(path: Path, data: bytes) -> None:
             stream.write(data)
             stream.flush()
             os.fsync(stream.fileno())
-        os.chmod(temporary, mode)
+        _copy_metadata(info, target, temporary)
+        if expected is not None and target.read_bytes() != expected:
+            raise SourceError("changed on disk while being fixed; not written")
         os.replace(temporary, target)
     except BaseException:
         if os.path.exists(temporary):

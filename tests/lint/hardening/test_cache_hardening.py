@@ -82,3 +82,45 @@ def test_concurrent_runs_with_different_configs_share_a_cache(tmp_path):
     assert outputs[0][0].count("ZG101") == 20
     assert "ZG101" not in outputs[1][0]
     assert not list((tmp_path / "shared").rglob("*.tmp"))
+
+
+# --- issue 12: entries that do not match their key, plugin versions, --cache-dir ---
+
+
+def test_an_entry_whose_content_does_not_match_its_key_is_distrusted(tmp_path, lint):
+    write(tmp_path, "bad.py", BUGGY)
+    expected = lint("bad.py")
+    entry = _entry(tmp_path / ".zerograd_cache")
+    data = json.loads(entry.read_text())
+    data["findings"] = []  # well formed, right key, wrong content: a clean verdict
+    entry.write_text(json.dumps(data))
+    again = lint("bad.py")
+    assert (again.code, again.out) == (expected.code, expected.out)
+
+
+def test_plugin_versions_are_part_of_the_key():
+    from zerograd_guard.lint.options import AnalysisOptions
+    from zerograd_guard.lint.runner import FileSettings
+
+    old = FileSettings(AnalysisOptions(), (), plugin_key="acme-zerograd==1.0")
+    new = FileSettings(AnalysisOptions(), (), plugin_key="acme-zerograd==1.1")
+    assert old.config_key != new.config_key
+
+
+def test_plugin_key_names_each_distribution_and_version(tmp_path):
+    from zerograd_guard.lint.plugins.manager import load
+
+    class InProcess:
+        pass
+
+    contributions = load([InProcess()], entry_points=False)
+    assert "InProcess" in contributions.plugin_key
+
+
+def test_cache_dir_in_a_source_folder_does_not_hide_it_from_git(tmp_path, lint):
+    write(tmp_path, "src/train.py", BUGGY)
+    lint("--cache-dir", "src", "src/train.py")
+    assert not (tmp_path / "src" / ".gitignore").exists()
+    assert list((tmp_path / "src").glob("v*/*/*.json"))  # the cache still works
+    lint("--cache-dir", "fresh", "src/train.py")
+    assert (tmp_path / "fresh" / ".gitignore").read_text().splitlines()[-1] == "*"

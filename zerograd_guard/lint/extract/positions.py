@@ -21,6 +21,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
+
+# Private, and pinned (libcst<2 in pyproject): the public metadata API regenerates the
+# whole module per file. tests/lint/hardening/test_libcst_codegen_state.py checks it
+# against the public PositionProvider on the installed libcst.
 from libcst._nodes.internal import CodegenState
 
 from zerograd_guard.lint.extract.statement_search import NEWLINE, StatementSearch

@@ -489,6 +489,8 @@ class _Walker:
         callee = receiver if receiver is not None else func
         if type(callee) not in _SKIPPED_EXPRESSIONS:
             self.expr(callee, out)
+        elif type(func) is cst.Lambda:  # `(lambda l: l.backward())(loss)`: the body runs here
+            self.expr(func.body, out)
         closure: str | None = None
         for arg in node.args:
             value = arg.value

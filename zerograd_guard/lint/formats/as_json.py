@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from zerograd_guard.lint.formats.paths import lossless_text
 from zerograd_guard.lint.runner import Reported
 
 
@@ -28,7 +29,7 @@ def finding_object(item: Reported) -> dict[str, Any]:
             ],
         }
     return {
-        "path": item.path,
+        "path": lossless_text(item.path),
         "line": item.line,
         "column": item.column,
         "end_line": item.end_line,

@@ -1,16 +1,23 @@
-"""``--format github``: GitHub Actions workflow commands that annotate the diff."""
+"""``--format github``: GitHub Actions workflow commands that annotate the diff.
+
+A pull request's diff of a notebook is its JSON text, so a notebook finding is
+annotated on the line of the JSON string holding the reported cell line, and the
+message starts with "cell C, line L".
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from zerograd_guard.lint.formats.paths import lossless_text
 from zerograd_guard.lint.runner import Reported
 
 _LEVELS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Workflow-command escaping, plus ESC (a GitHub log renders terminal colours)."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A").replace("\x1b", "%1B")
 
 
 def escape_property(text: str) -> str:
@@ -21,14 +28,20 @@ def render(items: Sequence[Reported], levels: Mapping[str, str]) -> str:
     lines = []
     for item in items:
         command = _LEVELS.get(levels.get(item.code, "error"), "error")
-        cell = f"cell {item.cell}: " if item.cell is not None else ""
+        line, column, end_line, end_column = item.file_region or (
+            item.line,
+            item.column,
+            item.end_line,
+            item.end_column,
+        )
+        cell = f"cell {item.cell}, line {item.line}: " if item.cell is not None else ""
         properties = ",".join(
             [
-                f"file={escape_property(item.path)}",
-                f"line={item.line}",
-                f"col={item.column}",
-                f"endLine={item.end_line}",
-                f"endColumn={item.end_column}",
+                f"file={escape_property(lossless_text(item.path))}",
+                f"line={line}",
+                f"col={column}",
+                f"endLine={end_line}",
+                f"endColumn={end_column}",
                 f"title={escape_property(f'zerograd-lint ({item.code})')}",
             ]
         )

@@ -7,6 +7,11 @@ the working directory; files outside it get absolute ``file://`` URIs.
 ``partialFingerprints`` hash the file's URI, the code, the text of the reported
 line and its occurrence number, not the line number, so alerts survive edits
 above them.
+
+Notebooks: code scanning shows the notebook's file text, so the region is the line
+(and columns) of the JSON string that holds the reported cell line; the message
+starts with "cell C, line L, column K" and ``properties`` carry ``cell``,
+``cellLine`` and ``cellColumn``.
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from zerograd_guard._version import __version__
+from zerograd_guard.lint.formats.paths import uri_path
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.runner import Reported
 
@@ -64,7 +69,7 @@ def _artifact(path: str, root: Path) -> dict[str, Any]:
         relative = absolute.relative_to(root).as_posix()
     except ValueError:
         return {"uri": absolute.as_uri()}
-    return {"uri": quote(relative), "uriBaseId": "%SRCROOT%"}
+    return {"uri": uri_path(relative), "uriBaseId": "%SRCROOT%"}
 
 
 def _fingerprint(item: Reported, uri: str, occurrence: int) -> str:
@@ -86,14 +91,22 @@ def render(
     for item in items:
         key = (item.path, item.code, item.source_line)
         seen[key] = seen.get(key, 0) + 1
+        line, column, end_line, end_column = item.file_region or (
+            item.line,
+            item.column,
+            item.end_line,
+            item.end_column,
+        )
         region = {
-            "startLine": item.line,
-            "startColumn": item.column,
-            "endLine": item.end_line,
-            "endColumn": item.end_column,
+            "startLine": line,
+            "startColumn": column,
+            "endLine": end_line,
+            "endColumn": end_column,
         }
         artifact = _artifact(item.path, root)
-        text = item.message if item.cell is None else f"cell {item.cell}: {item.message}"
+        text = item.message
+        if item.cell is not None:
+            text = f"cell {item.cell}, line {item.line}, column {item.column}: {item.message}"
         result: dict[str, Any] = {
             "ruleId": item.code,
             "level": levels.get(item.code, "error"),
@@ -113,7 +126,11 @@ def render(
         if item.code in index:
             result["ruleIndex"] = index[item.code]
         if item.cell is not None:
-            result["properties"] = {"cell": item.cell}
+            result["properties"] = {
+                "cell": item.cell,
+                "cellLine": item.line,
+                "cellColumn": item.column,
+            }
         results.append(result)
     notifications = [
         {

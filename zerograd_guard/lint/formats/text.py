@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.runner import Reported
 
 _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
@@ -11,7 +12,7 @@ _BOLD, _RED, _CYAN, _RESET = "\x1b[1m", "\x1b[31m", "\x1b[36m", "\x1b[0m"
 
 def location(item: Reported) -> str:
     cell = f"cell {item.cell}:" if item.cell is not None else ""
-    return f"{item.path}:{cell}{item.line}:{item.column}"
+    return f"{printable(item.path)}:{cell}{item.line}:{item.column}"
 
 
 def render(items: Sequence[Reported], colour: bool) -> str:

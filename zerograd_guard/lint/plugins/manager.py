@@ -29,6 +29,9 @@ class Contributions:
     managed_engines: frozenset[str] = frozenset()
     iteration_functions: frozenset[IterationFunction] = frozenset()
     rules: tuple[type[Rule], ...] = ()
+    # Which plugins (distribution==version, or in-process class) contributed: part of
+    # the cache key, so upgrading a plugin re-analyses.
+    plugin_key: str = ""
 
     def merged_into(self, options: AnalysisOptions) -> AnalysisOptions:
         return dataclasses.replace(
@@ -78,6 +81,16 @@ def _rules(results: Iterable[Iterable[type[Rule]] | None]) -> tuple[type[Rule], 
     return tuple(rules)
 
 
+def _plugin_key(manager: pluggy.PluginManager, extra_plugins: Iterable[object]) -> str:
+    installed = {
+        f"{dist.project_name}=={dist.version}" for _, dist in manager.list_plugin_distinfo()
+    }
+    in_process = {
+        f"{type(plugin).__module__}.{type(plugin).__qualname__}" for plugin in extra_plugins
+    }
+    return ",".join(sorted(installed | in_process))
+
+
 def load(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Contributions:
     """Load entry-point plugins plus ``extra_plugins`` and collect their contributions."""
     manager = pluggy.PluginManager(PROJECT_NAME)
@@ -97,6 +110,7 @@ def load(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Con
             managed_engines=_names(hook.zerograd_guard_managed_engines(), "managed_engines"),
             iteration_functions=_iterations(hook.zerograd_guard_iteration_functions()),
             rules=_rules(hook.zerograd_guard_rules()),
+            plugin_key=_plugin_key(manager, extra_plugins),
         )
     except PluginError:
         raise
