@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -254,6 +255,22 @@ def select_statements(
     return kept
 
 
+def uses_project_imports(statements: Sequence[Statement]) -> Callable[[Statement], bool]:
+    """Project mode's extra seeds: a statement that uses a name imported from a module
+    that may be linted (neither the standard library nor a framework package; relative
+    imports included) may reach a backward in another module."""
+    from zerograd_guard.lint.extract.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
+
+    outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
+    aliases = frozenset(
+        alias
+        for s in statements
+        for alias, named in s.imports
+        if named.split(".", 1)[0] not in outside
+    )
+    return lambda statement: not statement.words.isdisjoint(aliases)
+
+
 FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
 
 
@@ -358,10 +375,12 @@ def analysed_text(
     options: AnalysisOptions,
     extra_seed: Callable[[Statement], bool] | None = None,
     min_chars: int = SPLIT_MIN_CHARS,
+    project_mode: bool = False,
 ) -> str | None:
     """The text to analyse for the same findings as ``text`` (``text`` itself when it
     cannot or need not be split: shorter than ``min_chars``), or None when no statement
-    can contribute a finding."""
+    can contribute a finding. ``project_mode``: calls into other linted modules are
+    followed, so what uses an import of such a module is a seed too."""
     if len(text) < min_chars or re.search(r"\r(?!\n)", text):
         return text
     try:
@@ -369,6 +388,8 @@ def analysed_text(
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text  # the whole-file parse reports what is wrong
     statements, starts = split_statements(text, tree, options)
+    if project_mode and extra_seed is None:
+        extra_seed = uses_project_imports(statements)
     kept = select_statements(statements, extra_seed)
     if not any(kept):
         return None
