@@ -26,7 +26,7 @@ top-level statements only through these channels (``extract`` and ``flow``):
 7. facts the model keeps file-wide and every judged function reads: a module frozen
    anywhere (``requires_grad_(False)``, ``requires_grad = False``), and the framework the
    file trains with, decided from every import of a framework package at any depth
-   (``extract.frameworks``).
+   (``lint.frameworks``).
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
 backward name in the ``ast``). Starting from the seeds, a statement is kept when
@@ -68,6 +68,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import backward_names, has_backward_call
 
@@ -259,8 +260,6 @@ def uses_project_imports(statements: Sequence[Statement]) -> Callable[[Statement
     """Project mode's extra seeds: a statement that uses a name imported from a module
     that may be linted (neither the standard library nor a framework package; relative
     imports included) may reach a backward in another module."""
-    from zerograd_guard.lint.extract.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
-
     outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
     aliases = frozenset(
         alias
@@ -277,8 +276,6 @@ FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
 def _file_wide(statements: Sequence[Statement]) -> list[bool]:
     """Statements that may write a file-wide fact (channel 7): a freeze, or an import of
     a framework package."""
-    from zerograd_guard.lint.extract.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
-
     packages = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY
     return [
         not s.words.isdisjoint(FREEZING_WORDS)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from zerograd_guard.lint.extract.frameworks import foreign_framework
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
 from zerograd_guard.lint.flow.iterations import iteration_functions
+from zerograd_guard.lint.frameworks import foreign_framework
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 from zerograd_guard.lint.options import IterationFunction
 
@@ -27,7 +27,7 @@ def check_flow(
     (Lightning's, and those the framework plugins describe in ``frameworks``; ``source``
     is the module's text). Loop-less helpers are judged per iteration only through the
     loops in this file that call them: their other callers may clear. A file that trains
-    with another framework (see ``extract.frameworks``) is not judged."""
+    with another framework (see ``lint.frameworks``) is not judged."""
     engine = FlowEngine(model)
     if foreign_framework(model.imports) is not None:
         return engine.observations

@@ -376,7 +376,9 @@ class Project:
                 continue
             digest = hashlib.sha256()
             for member in sorted(current):
-                digest.update(f"{member}\0{self.entries[member].digest}\0".encode())
+                digest.update(
+                    f"{member}\0{self.entries[member].digest}\0".encode("utf-8", "surrogatepass")
+                )
             for key in sorted(self._keys[child] for child in children):
                 digest.update(key.encode())
             self._keys[current] = digest.hexdigest()
