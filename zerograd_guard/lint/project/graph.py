@@ -113,10 +113,33 @@ class Project:
         if first in entry.imports:
             tail = ".".join((entry.imports[first], *rest[1:]))
             return self.resolve(tail, entry, hops + 1)
-        for origin in entry.star:
-            found = self.resolve(".".join((origin, *rest)), entry, hops + 1)
-            if found is not None:
-                return found
+        return self._through_stars(entry, rest, hops)
+
+    def _through_stars(self, entry: ModuleEntry, rest: tuple[str, ...], hops: int) -> Target | None:
+        """``rest`` bound by a ``*`` import of ``entry``: in the linted modules those
+        imports name exactly (one outside the run binds nothing known; it is not looked
+        up again as an attribute of its package), and in theirs, depth first in import
+        order, each module once, so star cycles end."""
+        seen = {entry.path}
+        stack = [iter(entry.star)]
+        while stack:
+            origin = next(stack[-1], None)
+            if origin is None:
+                stack.pop()
+                continue
+            module = self.by_name.get(origin)
+            if module is None or module.path in seen:
+                continue
+            seen.add(module.path)
+            first = rest[0]
+            if first in module.definitions:
+                return Target(module, rest)
+            if first in module.imports:
+                found = self.resolve(".".join((module.imports[first], *rest[1:])), module, hops + 1)
+                if found is not None:
+                    return found
+                continue
+            stack.append(iter(module.star))
         return None
 
     def resolve_local(self, entry: ModuleEntry, local: str) -> Target | None:
@@ -126,11 +149,7 @@ class Project:
             return None  # defined in the file itself: the file's own model has it
         origin = entry.imports.get(head)
         if origin is None:
-            for star in entry.star:
-                found = self.resolve(f"{star}.{local}", entry)
-                if found is not None:
-                    return found
-            return None
+            return self._through_stars(entry, tuple(local.split(".")), 0)
         return self.resolve(f"{origin}.{tail}" if tail else origin, entry)
 
     # -- what may touch gradients ---------------------------------------------------------

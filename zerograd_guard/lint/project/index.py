@@ -123,8 +123,7 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n
 
 def _import_statements(text: str) -> ast.Module:
     """Only the import statements of ``text`` (each parsed alone, dedented; a
-    parenthesised name list may span lines). For files with no gradient marker: their
-    definitions cannot touch gradients, but their imports may re-export ones that do."""
+    parenthesised name list may span lines)."""
     statements: list[str] = []
     for match in _IMPORT_LINE.finditer(text):
         statement = match.group().strip()
@@ -164,25 +163,29 @@ def index_source(
     imports, star = _imports(_import_statements(text), package)
     loops = _loop_bodies(text) if _LOOP.search(text) else ""
     definitions: dict[str, Definition] = {}
-    if backward or markers or GRADIENT_MARKERS.search(text) is not None:
+    marked = backward or markers or GRADIENT_MARKERS.search(text) is not None
+    # Without a marker of its own, a definition still reaches gradient work through the
+    # names it imports (a wrapper calling an imported step).
+    if marked or imports or star:
         found = list(_TOP_DEFINITION.finditer(text))
+        spans = _spans(text, found)
+        refs = (
+            [frozenset(_IDENTIFIER.findall(text, start, end)) for start, end in spans]
+            if marked or star
+            else _shared_names(text, spans, imports)
+        )
         line, counted = 1, 0
-        for index, match in enumerate(found):
-            line += text.count("\n", counted, match.start())
-            counted = match.start()
-            # up to the next top-level definition: may include module code between them,
-            # which only over-approximates (more touches, more references)
-            end = found[index + 1].start() if index + 1 < len(found) else len(text)
-            end = _before_decorators(text, match.start(), end)
-            segment = text[match.start() : end]
+        for match, (start, end), used in zip(found, spans, refs, strict=True):
+            line += text.count("\n", counted, start)
+            counted = start
+            segment = text[start:end] if marked else ""
             extra = any(marker in segment for marker in markers)
-            backward_here = extra or BACKWARD_MARKER in segment
             definitions[match[1] or match[2]] = Definition(
                 touches=extra or GRADIENT_MARKERS.search(segment) is not None,
-                backward=backward_here,
-                refs=frozenset(_IDENTIFIER.findall(segment)),
+                backward=extra or BACKWARD_MARKER in segment,
+                refs=used,
                 backward_methods=_backward_methods(segment, extra) if match[2] else None,
-                start=match.start(),
+                start=start,
                 end=end,
                 line=line,
             )
@@ -205,6 +208,31 @@ def index_source(
             use for use in _DOTTED.findall(loops) if use.partition(".")[0] in imports
         ),
     )
+
+
+def _spans(text: str, found: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Each top-level definition's text: up to the next one (which may include module
+    code between them: that only over-approximates, more touches and references),
+    without the next one's decorators."""
+    spans = []
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(text)
+        spans.append((match.start(), _before_decorators(text, match.start(), end)))
+    return spans
+
+
+def _shared_names(
+    text: str, spans: list[tuple[int, int]], imports: dict[str, str]
+) -> list[frozenset[str]]:
+    """For a file without gradient markers, which of its imported names each span uses
+    (by substring: a name inside a longer identifier only over-approximates): the way
+    its definitions reach gradient work. Calls between its own definitions are not
+    followed (neither has a marker; a chain of such wrappers stays unknown)."""
+    names = [name for name in imports if name in text]
+    return [
+        frozenset(name for name in names if text.find(name, start, end) >= 0)
+        for start, end in spans
+    ]
 
 
 def _loop_bodies(text: str) -> str:
