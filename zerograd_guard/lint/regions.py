@@ -256,17 +256,24 @@ def select_statements(
     return kept
 
 
-def uses_project_imports(statements: Sequence[Statement]) -> Callable[[Statement], bool]:
+def uses_project_imports(
+    statements: Sequence[Statement], touching: frozenset[str] | None = None
+) -> Callable[[Statement], bool]:
     """Project mode's extra seeds: a statement that uses a name imported from a module
-    that may be linted (neither the standard library nor a framework package; relative
-    imports included) may reach a backward in another module."""
-    outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
-    aliases = frozenset(
-        alias
-        for s in statements
-        for alias, named in s.imports
-        if named.split(".", 1)[0] not in outside
-    )
+    that may be linted may reach a backward in another module. ``touching``: the
+    imported names known to lead to linted code that may touch gradients (the project
+    index says so); without it, every name imported from neither the standard library
+    nor a framework package (relative imports included)."""
+    if touching is not None:
+        aliases = touching
+    else:
+        outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
+        aliases = frozenset(
+            alias
+            for s in statements
+            for alias, named in s.imports
+            if named.split(".", 1)[0] not in outside
+        )
     return lambda statement: not statement.words.isdisjoint(aliases)
 
 
@@ -373,11 +380,13 @@ def analysed_text(
     extra_seed: Callable[[Statement], bool] | None = None,
     min_chars: int = SPLIT_MIN_CHARS,
     project_mode: bool = False,
+    touching: frozenset[str] | None = None,
 ) -> str | None:
     """The text to analyse for the same findings as ``text`` (``text`` itself when it
     cannot or need not be split: shorter than ``min_chars``), or None when no statement
     can contribute a finding. ``project_mode``: calls into other linted modules are
-    followed, so what uses an import of such a module is a seed too."""
+    followed, so what uses an import of such a module is a seed too (``touching``: only
+    the imported names the project index says lead to gradient work)."""
     if len(text) < min_chars or re.search(r"\r(?!\n)", text):
         return text
     try:
@@ -386,7 +395,7 @@ def analysed_text(
         return text  # the whole-file parse reports what is wrong
     statements, starts = split_statements(text, tree, options)
     if project_mode and extra_seed is None:
-        extra_seed = uses_project_imports(statements)
+        extra_seed = uses_project_imports(statements, touching)
     kept = select_statements(statements, extra_seed)
     if not any(kept):
         return None

@@ -197,7 +197,10 @@ class _Analysis:
             from zerograd_guard.lint.regions import analysed_text
 
             text = analysed_text(
-                program, self.settings.options, project_mode=self.context is not None
+                program,
+                self.settings.options,
+                project_mode=self.context is not None,
+                touching=None if self.context is None else self.context.touching,
             )
             if text is None:
                 return []  # no statement can contribute: libcst is not even imported

@@ -41,6 +41,9 @@ class ProjectContext:
     path: str
     key: str
     candidate: bool
+    # the file's imported names that lead to linted code which may touch gradients (the
+    # fast path keeps what uses them); None: not known (a ``*`` import into the file)
+    touching: frozenset[str] | None = frozenset()
 
 
 class Project:
@@ -368,7 +371,30 @@ class Project:
         if entry is None:
             return None
         candidate = not entry.backward and entry.has_loop and self.calls_backward_elsewhere(entry)
-        return ProjectContext(path=entry.path, key=self._closure_key(entry), candidate=candidate)
+        return ProjectContext(
+            path=entry.path,
+            key=self._closure_key(entry),
+            candidate=candidate,
+            touching=self.touching_imports(entry),
+        )
+
+    def touching_imports(self, entry: ModuleEntry) -> frozenset[str] | None:
+        """The names ``entry`` imports that resolve to a linted definition (or module)
+        that may touch gradients: calls through any other imported name stay as unknown
+        as in per-file mode (``external.ProjectLookup`` follows only these). None when a
+        ``*`` import may bind such names unseen."""
+        if entry.star:
+            return None
+        found = set()
+        for local in entry.imports:
+            target = self.resolve_local(entry, local)
+            if (
+                target is not None
+                and target.entry is not entry
+                and self._target_reaches(target, "touches")
+            ):
+                found.add(local)
+        return frozenset(found)
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),
