@@ -21,9 +21,13 @@ from functools import lru_cache
 # Text that marks a definition as possibly touching gradients: it may run a backward,
 # clear or step. A definition without any of these (and that references no definition
 # with them) cannot change a caller's verdict: handing an optimizer on to code that never
-# clears or steps it does nothing to the gradients.
-GRADIENT_MARKERS = re.compile(r"backward|zero_grad|\.step\b|\.grad\b")
-BACKWARD_MARKER = "backward"
+# clears or steps it does nothing to the gradients. A backward is a call or an attribute
+# (``backward(``, ``.backward``), not any word that contains it (``backward_prefetch``,
+# ``register_full_backward_hook``, "the backward pass" in a docstring): loading such a
+# definition costs a parse and can only end unknown.
+_BACKWARD = r"\bbackward\s*\(|\.backward\b"
+GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
+BACKWARD_MARKERS = re.compile(_BACKWARD)
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,7 @@ def index_source(
             extra = any(marker in segment for marker in markers)
             definitions[match[1] or match[2]] = Definition(
                 touches=extra or GRADIENT_MARKERS.search(segment) is not None,
-                backward=extra or BACKWARD_MARKER in segment,
+                backward=extra or BACKWARD_MARKERS.search(segment) is not None,
                 refs=used,
                 backward_methods=_backward_methods(segment, extra) if match[2] else None,
                 start=start,
@@ -279,6 +283,6 @@ def _backward_methods(segment: str, extra: bool) -> frozenset[str]:
     names = set()
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(segment)
-        if extra or BACKWARD_MARKER in segment[match.start() : end]:
+        if extra or BACKWARD_MARKERS.search(segment, match.start(), end) is not None:
             names.add(match[1])
     return frozenset(names)

@@ -20,7 +20,7 @@ from typing import Any
 from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "3"
+_FORMAT = "4"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
