@@ -257,15 +257,15 @@ def select_statements(
 
 
 def uses_project_imports(
-    statements: Sequence[Statement], touching: frozenset[str] | None = None
+    statements: Sequence[Statement], backward_imports: frozenset[str] | None = None
 ) -> Callable[[Statement], bool]:
     """Project mode's extra seeds: a statement that uses a name imported from a module
-    that may be linted may reach a backward in another module. ``touching``: the
-    imported names known to lead to linted code that may touch gradients (the project
-    index says so); without it, every name imported from neither the standard library
-    nor a framework package (relative imports included)."""
-    if touching is not None:
-        aliases = touching
+    that may be linted may reach a backward in another module. ``backward_imports``:
+    the imported names known to lead to linted code that may run a backward (the
+    project index says so); without it, every name imported from neither the standard
+    library nor a framework package (relative imports included)."""
+    if backward_imports is not None:
+        aliases = backward_imports
     else:
         outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
         aliases = frozenset(
@@ -380,13 +380,14 @@ def analysed_text(
     extra_seed: Callable[[Statement], bool] | None = None,
     min_chars: int = SPLIT_MIN_CHARS,
     project_mode: bool = False,
-    touching: frozenset[str] | None = None,
+    backward_imports: frozenset[str] | None = None,
 ) -> str | None:
     """The text to analyse for the same findings as ``text`` (``text`` itself when it
     cannot or need not be split: shorter than ``min_chars``), or None when no statement
     can contribute a finding. ``project_mode``: calls into other linted modules are
-    followed, so what uses an import of such a module is a seed too (``touching``: only
-    the imported names the project index says lead to gradient work)."""
+    followed, so what uses an import of such a module is a seed too
+    (``backward_imports``: only the imported names the project index says lead to a
+    backward)."""
     if len(text) < min_chars or re.search(r"\r(?!\n)", text):
         return text
     try:
@@ -395,7 +396,7 @@ def analysed_text(
         return text  # the whole-file parse reports what is wrong
     statements, starts = split_statements(text, tree, options)
     if project_mode and extra_seed is None:
-        extra_seed = uses_project_imports(statements, touching)
+        extra_seed = uses_project_imports(statements, backward_imports)
     kept = select_statements(statements, extra_seed)
     if not any(kept):
         return None

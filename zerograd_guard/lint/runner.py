@@ -200,7 +200,7 @@ class _Analysis:
                 program,
                 self.settings.options,
                 project_mode=self.context is not None,
-                touching=None if self.context is None else self.context.touching,
+                backward_imports=None if self.context is None else self.context.backward_imports,
             )
             if text is None:
                 return []  # no statement can contribute: libcst is not even imported

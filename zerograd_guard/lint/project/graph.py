@@ -41,9 +41,9 @@ class ProjectContext:
     path: str
     key: str
     candidate: bool
-    # the file's imported names that lead to linted code which may touch gradients (the
+    # the file's imported names that lead to linted code which may run a backward (the
     # fast path keeps what uses them); None: not known (a ``*`` import into the file)
-    touching: frozenset[str] | None = frozenset()
+    backward_imports: frozenset[str] | None = frozenset()
 
 
 class Project:
@@ -375,26 +375,31 @@ class Project:
             path=entry.path,
             key=self._closure_key(entry),
             candidate=candidate,
-            touching=self.touching_imports(entry),
+            backward_imports=self.backward_imports(entry),
         )
 
-    def touching_imports(self, entry: ModuleEntry) -> frozenset[str] | None:
+    def backward_imports(self, entry: ModuleEntry) -> frozenset[str] | None:
         """The names ``entry`` imports that resolve to a linted definition (or module)
-        that may touch gradients: calls through any other imported name stay as unknown
-        as in per-file mode (``external.ProjectLookup`` follows only these). None when a
-        ``*`` import may bind such names unseen."""
+        that may run a backward: a statement of ``entry`` without a backward of its own
+        can contribute a finding only by calling one (what it calls that clears or steps
+        is kept with the statements that use it). None when a ``*`` import may bind such
+        names unseen."""
         if entry.star:
             return None
         found = set()
         for local in entry.imports:
             target = self.resolve_local(entry, local)
-            if (
-                target is not None
-                and target.entry is not entry
-                and self._target_reaches(target, "touches")
-            ):
+            if target is not None and target.entry is not entry and self._leads_to_backward(target):
                 found.add(local)
         return frozenset(found)
+
+    def _leads_to_backward(self, target: Target) -> bool:
+        """A function that may run a backward; a class or module that may touch
+        gradients at all (a class inherits methods, a module holds classes, whose
+        backwards the index does not follow through bases)."""
+        if target.attribute and not self._is_class((target.entry.path, target.attribute[0])):
+            return self.reaches(target.entry, target.attribute[0], "backward")
+        return self._target_reaches(target, "touches")
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),
