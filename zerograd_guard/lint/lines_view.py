@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
+from zerograd_guard.lint.lines import split_lines
 from zerograd_guard.lint.runner import Reported
-
-# A line as Python counts them: ended by "\r\n", "\r" or "\n".
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 
 
 class LineReader:
@@ -21,7 +18,7 @@ class LineReader:
     def _lines(self, path: str) -> list[str] | None:
         if path not in self._files:
             text = self._stdin_text if self._stdin_text is not None else _read(path)
-            self._files[path] = None if text is None else _LINE.findall(text)
+            self._files[path] = None if text is None else split_lines(text)
         return self._files[path]
 
     def line(self, item: Reported, number: int) -> str | None:
@@ -30,7 +27,7 @@ class LineReader:
         lines = self._lines(item.path)
         if lines is None or not 1 <= number <= len(lines):
             return None
-        return lines[number - 1].rstrip("\r\n")
+        return lines[number - 1]
 
 
 def _read(path: str) -> str | None:
