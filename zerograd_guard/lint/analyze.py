@@ -15,6 +15,7 @@ from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.flow import check_flow
 from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import events_of
+from zerograd_guard.lint.model.program import ExternalLookup
 from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions
 from zerograd_guard.lint.rules import BUILTIN_RULES
 from zerograd_guard.lint.rules.base import Rule
@@ -25,7 +26,8 @@ RECURSION_LIMIT = 12_000
 _LOCATED = re.compile(r"(?:parser error: )?error at (\d+):(\d+): (.*)")
 
 
-def _parse(source: str) -> cst.Module:
+def parse_for_analysis(source: str) -> cst.Module:
+    """libcst's tree of ``source``; raises ``AnalysisError`` (one line) when it cannot."""
     try:
         return cst.parse_module(source)
     except cst.ParserSyntaxError as error:
@@ -45,12 +47,17 @@ def _parse(source: str) -> cst.Module:
 
 
 def analyse_module(
-    module: cst.Module, source: str, options: AnalysisOptions = DEFAULT_OPTIONS
+    module: cst.Module,
+    source: str,
+    options: AnalysisOptions = DEFAULT_OPTIONS,
+    external: ExternalLookup | None = None,
 ) -> AnalyzedModule:
-    """Build, resolve and flow-check the event model of a parsed module."""
+    """Build, resolve and flow-check the event model of a parsed module; ``external``
+    (project mode) resolves names imported from other linted modules."""
     model = build_model(module, options)
+    model.external = external
     resolve_module(model, options)
-    observations = check_flow(model)
+    observations = check_flow(model, options.iteration_functions, source)
     positions = Positions(
         module,
         source,
@@ -60,12 +67,20 @@ def analyse_module(
             for event in events_of(function.body)
         ),
     )
+    places = None
+    if observations.sites and external is not None:
+        from zerograd_guard.lint.project.places import ForeignPlaces, MappedPositions, settle
+
+        settle(observations, model.functions)
+        places = ForeignPlaces(observations.sites, external.importer)
+        positions = MappedPositions(positions, places)  # type: ignore[assignment]
     return AnalyzedModule(
         source=source,
         module=module,
         model=model,
         observations=observations,
         positions=positions,
+        places=places,
     )
 
 
@@ -73,15 +88,17 @@ def analyze_source(
     source: str,
     options: AnalysisOptions = DEFAULT_OPTIONS,
     rules: Sequence[type[Rule]] | None = None,
+    external: ExternalLookup | None = None,
 ) -> list[Finding]:
     """Findings of ``rules`` (default: the built-in rules) in ``source``, sorted by line,
-    column and code. Raises ``AnalysisError`` (one line) for source it cannot analyse."""
-    module = _parse(source)
+    column and code; ``external``: see ``analyse_module``. Raises ``AnalysisError`` (one
+    line) for source it cannot analyse."""
+    module = parse_for_analysis(source)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
     analysed: AnalyzedModule | None = None
     try:
-        analysed = analyse_module(module, source, options)
+        analysed = analyse_module(module, source, options, external)
         findings = [
             finding
             for rule in (BUILTIN_RULES if rules is None else rules)

@@ -25,6 +25,7 @@ from zerograd_guard.lint.formats import FORMATS
 from zerograd_guard.lint.formats.paths import printable
 from zerograd_guard.lint.formats.text import error_line
 from zerograd_guard.lint.listing import render_files, render_rules, render_settings
+from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.plugins.manager import Contributions, PluginError
 from zerograd_guard.lint.runner import (
     NO_FAST_PATH_ENV,
@@ -37,6 +38,7 @@ from zerograd_guard.lint.runner import (
 from zerograd_guard.lint.selection import SelectionError, expand, per_file_ignored, resolve
 
 if TYPE_CHECKING:
+    from zerograd_guard.lint.project.graph import Project
     from zerograd_guard.lint.rules.base import Rule
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -207,6 +209,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--no-plugins", action="store_true", help="do not load plugins from installed packages"
+    )
+    parser.add_argument(
+        "--no-project",
+        action="store_true",
+        help="analyse each file alone (calls into other linted modules stay unknown)",
     )
     return parser
 
@@ -423,6 +430,27 @@ def _stdin_task(args: argparse.Namespace, planner: _Planner, resolver: ConfigRes
     return dataclasses.replace(task, display=display, source=sys.stdin.buffer.read())
 
 
+def _in_project(
+    tasks: list[FileTask], configs: list[Config], cache_dir: Path | None
+) -> tuple[Project, list[FileTask]]:
+    """Index the run's files as one project; tasks of files whose configuration says
+    ``project = false`` stay in per-file mode."""
+    from zerograd_guard.lint.project.build import build_project
+
+    options = [task.settings.options for task in tasks]
+    merged = AnalysisOptions(
+        extra_backward_calls=frozenset().union(*(o.extra_backward_calls for o in options)),
+        extra_clear_calls=frozenset().union(*(o.extra_clear_calls for o in options)),
+        extra_step_calls=frozenset().union(*(o.extra_step_calls for o in options)),
+    )
+    project = build_project((task.path for task in tasks), merged, cache_dir)
+    placed = [
+        dataclasses.replace(task, project=project.context(task.path)) if config.project else task
+        for task, config in zip(tasks, configs, strict=True)
+    ]
+    return project, placed
+
+
 def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     from zerograd_guard.lint.plugins.manager import load as load_plugins
     from zerograd_guard.lint.runner import run_tasks
@@ -452,6 +480,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
     planner = _Planner(args, rules, contributions, run)
     if args.show_settings:
         return _show_settings(Path(args.show_settings), resolver, planner, cache_dir)
+    project = None
     if reads_stdin:
         found = Discovered(files=[], missing=[])
         tasks = [_stdin_task(args, planner, resolver)]
@@ -460,13 +489,18 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
         if args.show_files:
             sys.stdout.write(render_files(found.files, _display))
             return EXIT_CLEAN
-        tasks = [planner.task(path, resolver.for_path(path, is_dir=False)) for path in found.files]
+        configs = [resolver.for_path(path, is_dir=False) for path in found.files]
+        tasks = [
+            planner.task(path, config) for path, config in zip(found.files, configs, strict=True)
+        ]
+        if not args.no_project and any(config.project for config in configs):
+            project, tasks = _in_project(tasks, configs, cache_dir)
     if not args.quiet:
         for warning in dict.fromkeys(resolver.warnings):
             sys.stderr.write(f"{warning}\n")
         if not tasks and not found.missing:
             sys.stderr.write("warning: no Python files found under the given paths\n")
-    results = run_tasks(tasks, args.jobs or default_jobs())
+    results = run_tasks(tasks, args.jobs or default_jobs(), project)
     for raw in found.missing:
         sys.stderr.write(f"{printable(raw)}: error: no such file or directory\n")
     for folder, cause in found.errors:

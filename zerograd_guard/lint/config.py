@@ -37,7 +37,7 @@ _LIST_KEYS = (
     "extend-step-calls",
     "managed-engines",
 )
-_KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores", "cache-dir")
+_KNOWN_KEYS = (*_LIST_KEYS, "per-file-ignores", "cache-dir", "project")
 # Keys whose strings are matched against a call's last name: validated as plugin names are.
 _NAME_KEYS = (
     "extend-backward-calls",
@@ -62,6 +62,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    project: bool = True  # ``project = false``: analyse each file alone
     options: AnalysisOptions = field(default_factory=AnalysisOptions)
     cache_dir: Path | None = None  # ``cache-dir``, relative to ``root``
 
@@ -100,6 +101,9 @@ def parse_table(table: Any, path: Path) -> Config:
     cache_dir = table.get("cache-dir")
     if cache_dir is not None and not isinstance(cache_dir, str):
         raise ConfigError(f"{path}: error: [tool.{TABLE}] cache-dir must be a string")
+    project = table.get("project", True)
+    if not isinstance(project, bool):
+        raise ConfigError(f"{path}: error: [tool.{TABLE}] project must be true or false")
     options = AnalysisOptions(
         extra_backward_calls=frozenset(lists.get("extend-backward-calls", ())),
         extra_clear_calls=frozenset(lists.get("extend-clear-calls", ())),
@@ -114,6 +118,7 @@ def parse_table(table: Any, path: Path) -> Config:
         ignore=lists.get("ignore", ()),
         exclude=lists.get("exclude", ()) + lists.get("extend-exclude", ()),
         per_file_ignores=tuple(per_file),
+        project=project,
         options=options,
         cache_dir=path.parent / cache_dir if cache_dir else None,
     )

@@ -26,7 +26,7 @@ top-level statements only through these channels (``extract`` and ``flow``):
 7. facts the model keeps file-wide and every judged function reads: a module frozen
    anywhere (``requires_grad_(False)``, ``requires_grad = False``), and the framework the
    file trains with, decided from every import of a framework package at any depth
-   (``extract.frameworks``).
+   (``lint.frameworks``).
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
 backward name in the ``ast``). Starting from the seeds, a statement is kept when
@@ -64,9 +64,11 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import backward_names, has_backward_call
 
@@ -254,14 +256,33 @@ def select_statements(
     return kept
 
 
+def uses_project_imports(
+    statements: Sequence[Statement], backward_imports: frozenset[str] | None = None
+) -> Callable[[Statement], bool]:
+    """Project mode's extra seeds: a statement that uses a name imported from a module
+    that may be linted may reach a backward in another module. ``backward_imports``:
+    the imported names known to lead to linted code that may run a backward (the
+    project index says so); without it, every name imported from neither the standard
+    library nor a framework package (relative imports included)."""
+    if backward_imports is not None:
+        aliases = backward_imports
+    else:
+        outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
+        aliases = frozenset(
+            alias
+            for s in statements
+            for alias, named in s.imports
+            if named.split(".", 1)[0] not in outside
+        )
+    return lambda statement: not statement.words.isdisjoint(aliases)
+
+
 FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
 
 
 def _file_wide(statements: Sequence[Statement]) -> list[bool]:
     """Statements that may write a file-wide fact (channel 7): a freeze, or an import of
     a framework package."""
-    from zerograd_guard.lint.extract.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
-
     packages = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY
     return [
         not s.words.isdisjoint(FREEZING_WORDS)
@@ -358,10 +379,15 @@ def analysed_text(
     options: AnalysisOptions,
     extra_seed: Callable[[Statement], bool] | None = None,
     min_chars: int = SPLIT_MIN_CHARS,
+    project_mode: bool = False,
+    backward_imports: frozenset[str] | None = None,
 ) -> str | None:
     """The text to analyse for the same findings as ``text`` (``text`` itself when it
     cannot or need not be split: shorter than ``min_chars``), or None when no statement
-    can contribute a finding."""
+    can contribute a finding. ``project_mode``: calls into other linted modules are
+    followed, so what uses an import of such a module is a seed too
+    (``backward_imports``: only the imported names the project index says lead to a
+    backward)."""
     if len(text) < min_chars or re.search(r"\r(?!\n)", text):
         return text
     try:
@@ -369,6 +395,8 @@ def analysed_text(
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text  # the whole-file parse reports what is wrong
     statements, starts = split_statements(text, tree, options)
+    if project_mode and extra_seed is None:
+        extra_seed = uses_project_imports(statements, backward_imports)
     kept = select_statements(statements, extra_seed)
     if not any(kept):
         return None

@@ -16,6 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.cache import ResultCache, cache_key
 from zerograd_guard.lint.findings import Edit, Finding, Fix
@@ -42,6 +43,9 @@ from zerograd_guard.lint.sourcefile import (
     read_bytes,
     write_atomic,
 )
+
+if TYPE_CHECKING:
+    from zerograd_guard.lint.project.graph import Project, ProjectContext
 
 MAX_FIX_ROUNDS = 25
 NO_FAST_PATH_ENV = "ZEROGRAD_NO_FAST_PATH"  # set (not "0"): as ``--no-fast-path``
@@ -83,6 +87,7 @@ class FileTask:
     # then ``--fix`` puts the fixed bytes in ``FileResult.fixed_source`` instead of
     # writing ``path``.
     source: bytes | None = None
+    project: ProjectContext | None = None  # project mode (see ``zerograd_guard.lint.project``)
 
 
 @dataclass(frozen=True)
@@ -157,9 +162,15 @@ class _Analysis:
             rule.__module__.startswith(BUILTIN_RULES_PACKAGE) for rule in task.settings.rules
         )
         self.config_key = task.settings.config_key + ("" if self.fast_path else "#whole-file")
+        self.context = task.project
+        if self.context is not None:  # the result also depends on every file it may read
+            self.config_key = f"{self.config_key}#project={self.context.key}"
 
     def may_find(self, program: str) -> bool:
-        """False when the text pre-filter rules out every finding."""
+        """False when the text pre-filter rules out every finding. In project mode a file
+        without a backward may still call one in another module (a candidate)."""
+        if self.context is not None and self.context.candidate:
+            return True
         prefilter = may_call_backward if self.fast_path else may_contain_backward
         return prefilter(program, self.settings.options)
 
@@ -185,14 +196,25 @@ class _Analysis:
         if self.fast_path:
             from zerograd_guard.lint.regions import analysed_text
 
-            text = analysed_text(program, self.settings.options)
+            text = analysed_text(
+                program,
+                self.settings.options,
+                project_mode=self.context is not None,
+                backward_imports=None if self.context is None else self.context.backward_imports,
+            )
             if text is None:
                 return []  # no statement can contribute: libcst is not even imported
         # Imported only on a cache miss: the analyzer pulls in libcst, which a
         # warm run over unchanged files never needs.
         from zerograd_guard.lint.analyze import analyze_source
+        from zerograd_guard.lint.project.session import lookup
 
-        return analyze_source(text, self.settings.options, list(self.settings.rules))
+        return analyze_source(
+            text,
+            self.settings.options,
+            list(self.settings.rules),
+            lookup(self.context, self.settings.options),
+        )
 
 
 @dataclass
@@ -503,13 +525,14 @@ KILLED_WORKER = "the process analysing it was killed (out of memory?)"
 IN_PROCESS_BYTES = 150_000
 
 
-def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
+def _run_pool(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> list[FileResult]:
     sizes = {id(task): _size(task) for task in tasks}
     if len(tasks) <= 1 or sum(sizes.values()) <= IN_PROCESS_BYTES:
         return [lint_file(task) for task in tasks]
     # Import the analyzer (and libcst) once here: forked workers inherit it.
     import zerograd_guard.lint.analyze
     import zerograd_guard.lint.regions  # noqa: F401
+    from zerograd_guard.lint.project.session import install
 
     workers = min(jobs, len(tasks))
     # Largest files first and small chunks: one slow file must not leave the
@@ -518,20 +541,24 @@ def _run_pool(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
     ordered = sorted(tasks, key=lambda task: sizes[id(task)], reverse=True)
     chunksize = max(1, min(16, len(tasks) // (workers * 64)))
     try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        with ProcessPoolExecutor(
+            max_workers=workers, initializer=install, initargs=(project,)
+        ) as pool:
             return list(pool.map(lint_file, ordered, chunksize=chunksize))
     except BrokenProcessPool:
-        return _isolate_killer(ordered)
+        return _isolate_killer(ordered, project)
 
 
-def _isolate_killer(tasks: Sequence[FileTask]) -> list[FileResult]:
+def _isolate_killer(tasks: Sequence[FileTask], project: Project | None) -> list[FileResult]:
     """After a worker died (the OOM killer, a signal): lint the files again in one
     worker at a time, so the file whose worker dies is known; it gets an error, every
     other file its result. Slower, and only ever after a crash."""
+    from zerograd_guard.lint.project.session import install
+
     results: list[FileResult] = []
     pending = list(tasks)
     while pending:
-        with ProcessPoolExecutor(max_workers=1) as pool:
+        with ProcessPoolExecutor(max_workers=1, initializer=install, initargs=(project,)) as pool:
             futures = []
             with contextlib.suppress(BrokenProcessPool):  # the worker may die meanwhile
                 for task in pending:
@@ -552,8 +579,24 @@ def _isolate_killer(tasks: Sequence[FileTask]) -> list[FileResult]:
     return results
 
 
-def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
-    """Lint every task; results sorted by path, whatever the number of jobs."""
+def run_tasks(
+    tasks: Sequence[FileTask], jobs: int, project: Project | None = None
+) -> list[FileResult]:
+    """Lint every task; results sorted by path, whatever the number of jobs. ``project``:
+    the index of the run's files, for tasks that carry a ``ProjectContext``."""
+    from zerograd_guard.lint.project.session import install
+
+    install(project)
+    try:
+        results = _run_all(tasks, jobs, project)
+    finally:
+        install(None)
+    for result in results:
+        result.reported.sort(key=lambda item: item.sort_key)
+    return sorted(results, key=lambda result: result.path)
+
+
+def _run_all(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> list[FileResult]:
     if jobs <= 1 or len(tasks) <= 1:
         results = [lint_file(task) for task in tasks]
     else:
@@ -567,7 +610,5 @@ def run_tasks(tasks: Sequence[FileTask], jobs: int) -> list[FileResult]:
                 pending.append(task)
             else:
                 results.append(answered)
-        results.extend(_run_pool(pending, jobs))
-    for result in results:
-        result.reported.sort(key=lambda item: item.sort_key)
-    return sorted(results, key=lambda result: result.path)
+        results.extend(_run_pool(pending, jobs, project))
+    return results

@@ -96,7 +96,10 @@ def test_concurrent_runs_share_a_cache_safely(tmp_path):
 
     for index in range(30):
         write(tmp_path, f"m{index:02d}.py", BUGGY if index % 3 else CORRECT)
-    command = [sys.executable, "-m", "zerograd_guard.lint", "-j", "1", "--cache-dir", "shared", "."]
+    # per-file mode: there an entry is keyed on the text alone (in project mode also on
+    # the file's import closure, so each of these files would have its own)
+    command = [sys.executable, "-m", "zerograd_guard.lint", "-j", "1", "--no-project"]
+    command += ["--cache-dir", "shared", "."]
     runs = [
         subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.PIPE, text=True) for _ in range(3)
     ]

@@ -58,7 +58,7 @@ def test_switch_and_environment_variable(tmp_path, lint, monkeypatch, flag, envi
 
     seen: list[bool] = []
 
-    def record(tasks, jobs):
+    def record(tasks, jobs, project=None):
         seen.extend(task.run.fast_path for task in tasks)
         return []
 

@@ -28,8 +28,10 @@ class _RecordingPool:
 
     orders: ClassVar[list[list[str]]] = []
 
-    def __init__(self, max_workers: int) -> None:
+    def __init__(self, max_workers: int, initializer=None, initargs=()) -> None:
         self.max_workers = max_workers
+        if initializer is not None:  # what each worker runs first (installs the index)
+            initializer(*initargs)
 
     def __enter__(self) -> _RecordingPool:
         return self

@@ -173,9 +173,10 @@ class Resolver:
         """``a.b.opt`` where ``a.b`` holds an instance of a class defined in this file."""
         base, attribute = key.rsplit(".", 1)
         owner = self.holds(base, function, depth + 1)
-        if owner.kind != INSTANCE or owner.class_name not in self.model.classes:
+        cls = self.model.class_info(owner.class_name or "") if owner.kind == INSTANCE else None
+        if cls is None:
             return None
-        for info in self._mro(self.model.classes[owner.class_name]):
+        for info in self._mro(cls):
             context = info.methods.get("__init__", function)
             for value in info.attributes.get(attribute, ()):
                 held = self.classify(value, key, context, depth + 1)
@@ -309,6 +310,14 @@ class Resolver:
             return Holds(INSTANCE, key, class_name=class_key)
         return None
 
+    def _is_class_of_another_module(self, call: _Callee) -> bool:
+        return self.model.external is not None and self.model.class_info(call.dotted) is not None
+
+    def _instance_of_another_module(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds:
+        return Holds(INSTANCE, key, class_name=call.dotted)  # project mode
+
     def classify_tuple(
         self,
         value: cst.BaseExpression,
@@ -357,11 +366,11 @@ class Resolver:
             if info in order:
                 continue
             order.append(info)
-            pending.extend(self.model.classes[b] for b in info.bases if b in self.model.classes)
+            pending.extend(c for b in info.bases if (c := self.model.class_info(b)) is not None)
         return order
 
     def method(self, class_name: str | None, name: str) -> FunctionModel | None:
-        cls = self.model.classes.get(class_name or "")
+        cls = self.model.class_info(class_name or "")
         if cls is None:
             return None
         for info in self._mro(cls):
@@ -491,6 +500,10 @@ class Resolver:
             if callee is not None or overridden:  # a subclass in this file may define it
                 event.kind, event.callee = EventKind.CALL, callee
                 return [event]
+        callee = self._external(f"{receiver}.{method}") if held.kind is None else None
+        if callee is not None:  # ``steps.train_step(...)``: a function of another module
+            event.kind, event.callee, event.receiver = EventKind.CALL, callee, None
+            return [event]
         if method == "zero_grad":
             return [self._clear(event, receiver, held, function)]
         if method == "step":
@@ -532,11 +545,20 @@ class Resolver:
         return clear
 
     def _call(self, event: Event, function: FunctionModel) -> list[Event]:
-        callee = self.function_named(event.callee_name or "", function)
+        name = event.callee_name or ""
+        callee = self.function_named(name, function) or self._external(name)
         if callee is not None:
             event.callee = callee
             return [event]
         return self._opaque(event, event.callee_name or "", function)
+
+    def _external(self, name: str) -> FunctionModel | None:
+        """Project mode: ``name`` (as written here) resolved to a function of another
+        linted module; None when it is not imported or not linted."""
+        external = self.model.external
+        if external is None or name.split(".", 1)[0] not in self.model.imports:
+            return None
+        return external.function(name)
 
     def _opaque(self, event: Event, name: str, function: FunctionModel) -> list[Event]:
         """An unknown call: harmless unless it may clear (by name) or is handed optimizers."""
@@ -605,6 +627,7 @@ _CALL_KINDS = (
     (Resolver._is_grad_scaler, Resolver._scaler),
     (Resolver._is_single_prepare, Resolver._prepared),
     (Resolver._is_plain_call, Resolver._instance_of_local_class),
+    (Resolver._is_class_of_another_module, Resolver._instance_of_another_module),
 )
 
 

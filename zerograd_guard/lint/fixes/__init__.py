@@ -43,6 +43,8 @@ def insert_clear_after_step(analysed: AnalyzedModule, backward: Event, step: Eve
     statement = step.statement
     if statement is None or step.function is not backward.function or len(step.optimizers) != 1:
         return None
+    if analysed.is_foreign(step.node):
+        return None  # another module's code: not edited from this file
     name = _expression(step.optimizers[0])
     if name is None:
         return None
@@ -62,7 +64,7 @@ def move_clears_after_step(analysed: AnalyzedModule, clears: set[Event], step: E
     """Move every clear that runs between the backward and ``step`` to the line after the
     step (in their order), when all of them are whole lines of the step's block."""
     target = step.statement
-    if target is None or step.block is None:
+    if target is None or step.block is None or analysed.is_foreign(step.node):
         return None
     ordered = sorted(clears, key=lambda clear: clear.block or (0, 0))
     for clear in ordered:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from zerograd_guard.lint.extract.frameworks import foreign_framework
+from collections.abc import Iterable
+
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
+from zerograd_guard.lint.flow.iterations import iteration_functions
+from zerograd_guard.lint.frameworks import foreign_framework
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
+from zerograd_guard.lint.options import IterationFunction
 
 
 def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
@@ -15,16 +19,23 @@ def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
     return function.calls_manual_backward or (cls is not None and cls.manual_optimization)
 
 
-def check_flow(model: ModuleModel) -> Observations:
+def check_flow(
+    model: ModuleModel, frameworks: Iterable[IterationFunction] = (), source: str = ""
+) -> Observations:
     """Judge the module body and every function from an unknown entry state (what one call
-    does), plus framework step functions as one iteration of their framework's loop.
-    Loop-less helpers are judged per iteration only through the loops in this file that
-    call them: their other callers may clear. A file that trains with another framework
-    (see ``extract.frameworks``) is not judged."""
+    does), plus framework step functions as one iteration of their framework's loop
+    (Lightning's, and those the framework plugins describe in ``frameworks``; ``source``
+    is the module's text). Loop-less helpers are judged per iteration only through the
+    loops in this file that call them: their other callers may clear. A file that trains
+    with another framework (see ``lint.frameworks``) is not judged."""
     engine = FlowEngine(model)
     if foreign_framework(model.imports) is not None:
         return engine.observations
-    runs = [(function, _runs_per_batch(function, model), None) for function in model.functions]
+    driven = iteration_functions(model, frameworks, source) if frameworks else {}
+    runs = [
+        (function, _runs_per_batch(function, model) or function in driven, None)
+        for function in model.functions
+    ]
     runs += [
         (inherited, False, cls.name)
         for cls in model.classes.values()
@@ -32,9 +43,15 @@ def check_flow(model: ModuleModel) -> Observations:
     ]
     for function, as_iteration, self_class in runs:
         try:
-            engine.run(function, as_iteration=as_iteration, self_class=self_class)
+            engine.run(
+                function,
+                as_iteration=as_iteration,
+                self_class=self_class,
+                boundary_clear=driven.get(function, False),
+            )
         except BudgetExceeded:
             engine.stack.clear()
+            engine.via.clear()
     return engine.observations
 
 

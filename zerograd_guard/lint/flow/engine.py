@@ -127,6 +127,8 @@ class Observations:
     partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
     early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     stale_reads: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
+    # project mode: each event of another module -> the call in this file it ran under
+    sites: dict[Event, Event] = field(default_factory=dict)
 
 
 @dataclass
@@ -189,6 +191,7 @@ class FlowEngine:
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
         self.loops: list[tuple[Loop, _Frame, int]] = []
         self.guards: list[Atom | None] = []  # conditions of the branches being analysed
+        self.via: list[Event] = []  # calls from this file into other modules, innermost last
 
     # -- entry points -------------------------------------------------------------------
 
@@ -198,10 +201,13 @@ class FlowEngine:
         *,
         as_iteration: bool = False,
         self_class: str | None = None,
+        boundary_clear: bool = False,
     ) -> None:
         """Analyse ``function`` from an unknown entry state; with ``as_iteration`` its body is
-        one iteration of a loop its framework runs (Lightning's ``training_step``);
-        ``self_class``: the subclass whose methods ``self.m()`` dispatches to."""
+        one iteration of a loop its framework runs (Lightning's ``training_step``), and with
+        ``boundary_clear`` the framework steps and clears between iterations (every
+        gradient is cleared when the body starts); ``self_class``: the subclass whose
+        methods ``self.m()`` dispatches to."""
         if not self.reaches(function, (EventKind.BACKWARD,)):
             return  # no backward, no finding: nothing to judge
         self.work = 0
@@ -225,6 +231,8 @@ class FlowEngine:
             work = states
             while work:
                 seen |= work
+                if boundary_clear:
+                    work = {map_statuses(state, _cleared) for state in work}
                 outcome = self.block(function.body, work, frame)
                 back = outcome.normal | outcome.returns | outcome.continues
                 work = {self._back_edge(s, loop) for s in back} - seen
@@ -431,6 +439,8 @@ class FlowEngine:
         self.work += len(states)
         if self.work > WORK_BUDGET:
             raise BudgetExceeded
+        if self.via and event.function is not None and event.function.origin is not None:
+            self.observations.sites.setdefault(event, self.via[-1])
         kind = event.kind
         if kind == EventKind.BACKWARD:
             reach = self._mapped_reach(event, frame)
@@ -474,7 +484,7 @@ class FlowEngine:
         seen: set[str] = set()
         while pending:
             name = pending.pop(0)
-            info = self.model.classes.get(name)
+            info = self.model.class_info(name)
             if info is None or name in seen:
                 continue
             seen.add(name)
@@ -864,6 +874,9 @@ class FlowEngine:
                 pending.add(state)
             else:
                 result |= cached
+        enters = callee.origin is not None and frame.function.origin is None
+        if enters and pending:
+            self.via.append(event)
         for state in pending:
             self.stack.append(callee)
             outcome = self.block(callee.body, {materialize(state, keys)}, inner)
@@ -881,6 +894,8 @@ class FlowEngine:
             self._calls[(binding, state)] = ended
             result |= ended
         self._restore_ties(saved)
+        if enters and pending:
+            self.via.pop()
         return result
 
     def _bind(self, callee: FunctionModel, event: Event, frame: _Frame) -> _Frame:
@@ -1100,6 +1115,10 @@ def _carried_on_purpose(value: Status) -> Status:
     """Applied gradients scaled after their step (``p.grad.mul_(beta)``) are kept for the
     next step deliberately: not a forgotten clear. Anything else stays as it is."""
     return UNKNOWN if type(value) is Stale else value
+
+
+def _cleared(_: Status) -> Status:
+    return CLEARED
 
 
 def _carry(value: Status, loop: Loop) -> Status:

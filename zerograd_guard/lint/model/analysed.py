@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.extract.positions import Positions, Span
     from zerograd_guard.lint.flow.engine import Observations
     from zerograd_guard.lint.model.program import ModuleModel
+    from zerograd_guard.lint.project.places import ForeignPlaces
 
 
 @dataclass
@@ -24,7 +25,9 @@ class AnalyzedModule:
     * ``model`` — the event model (``ModuleModel``: functions, classes, imports, the
       resolved backward / clear / step / call events and the control flow around them);
     * ``observations`` — the flow check's results (``Observations``);
-    * ``positions`` — spans of nodes, computed on demand.
+    * ``positions`` — spans of nodes, computed on demand;
+    * ``places`` — project mode: where nodes of other modules' events are reported (at
+      the call in this file they ran under); None when every event is this file's.
     """
 
     source: str
@@ -32,6 +35,19 @@ class AnalyzedModule:
     model: ModuleModel
     observations: Observations
     positions: Positions
+    places: ForeignPlaces | None = None
+
+    def is_foreign(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is in another module (no fix may edit it from here)."""
+        return self.places is not None and self.places.is_foreign(node)
+
+    def place(self, node: cst.CSTNode) -> str:
+        """Where ``node`` is, for a message: ``line 12``, or for another module's node
+        ``trainer/steps.py:8 (in `train_step`, called at line 12)``."""
+        line = self.line(node)
+        if self.places is None or not self.places.is_foreign(node):
+            return f"line {line}"
+        return self.places.describe(node, line)
 
     def span(self, node: cst.CSTNode) -> Span:
         return self.positions.span(node)

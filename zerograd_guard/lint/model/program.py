@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -14,6 +14,17 @@ if TYPE_CHECKING:
 ModuleGroups = tuple[frozenset[str], ...]
 """The modules an optimizer steps: one group per module its constructor names, holding
 that module and the other names its parameters go by (``model`` and ``DDP(model)``)."""
+
+
+class ExternalLookup(Protocol):
+    """Names of other linted modules, as written in this one (project mode).
+    ``importer``: the path of the module the names are written in."""
+
+    importer: str
+
+    def function(self, local: str) -> FunctionModel | None: ...
+
+    def class_info(self, local: str) -> ClassInfo | None: ...
 
 
 @dataclass(eq=False)
@@ -49,6 +60,8 @@ class FunctionModel:
     has_backward: bool = False
     calls_manual_backward: bool = False
     condition_counts: dict[object, int] = field(default_factory=dict)
+    # project mode: the other linted module this function was loaded from (None: this file)
+    origin: object | None = field(default=None, repr=False)
 
     @property
     def qualname(self) -> str:
@@ -84,6 +97,15 @@ class ModuleModel:
     frozen: set[str] = field(default_factory=set)
     # optimizer -> where a loop builds it again over the same modules (no clear)
     rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
+    external: ExternalLookup | None = None  # project mode: other modules' names
+
+    def class_info(self, name: str) -> ClassInfo | None:
+        """Class ``name`` as this module sees it: its own, else (project mode) one
+        imported from another linted module."""
+        found = self.classes.get(name)
+        if found is None and self.external is not None:
+            found = self.external.class_info(name)
+        return found
 
     def release(self) -> None:
         """Break the model's reference cycles (events point at their function, nested
@@ -96,3 +118,4 @@ class ModuleModel:
             function.parent = None
         self.functions = []
         self.classes = {}
+        self.external = None

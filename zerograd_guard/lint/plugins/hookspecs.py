@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from zerograd_guard.lint.plugins import hookspec
 
 if TYPE_CHECKING:
+    from zerograd_guard.lint.options import IterationFunction
     from zerograd_guard.lint.rules.base import Rule
 
 
@@ -29,6 +30,13 @@ def zerograd_guard_step_calls() -> Iterable[str]:
 @hookspec
 def zerograd_guard_managed_engines() -> Iterable[str]:
     """Class or factory names whose objects clear gradients themselves."""
+
+
+@hookspec
+def zerograd_guard_iteration_functions() -> Iterable[IterationFunction]:
+    """Functions a framework runs once per batch from its own loop (a ``Trainer``
+    subclass's ``training_step``, the function handed to ``Engine``): judged as one
+    iteration of that loop (see ``zerograd_guard.lint.options.IterationFunction``)."""
 
 
 @hookspec

@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.options import AnalysisOptions, IterationFunction
 from zerograd_guard.lint.plugins import ENTRY_POINT_GROUP, PROJECT_NAME, hookspecs
+from zerograd_guard.lint.plugins.frameworks import BUILTIN_PLUGINS
 
 if TYPE_CHECKING:
     from zerograd_guard.lint.rules.base import Rule
@@ -26,6 +27,7 @@ class Contributions:
     clear_calls: frozenset[str] = frozenset()
     step_calls: frozenset[str] = frozenset()
     managed_engines: frozenset[str] = frozenset()
+    iteration_functions: frozenset[IterationFunction] = frozenset()
     rules: tuple[type[Rule], ...] = ()
     # Which plugins (distribution==version, or in-process class) contributed: part of
     # the cache key, so upgrading a plugin re-analyses.
@@ -38,6 +40,7 @@ class Contributions:
             extra_clear_calls=options.extra_clear_calls | self.clear_calls,
             extra_step_calls=options.extra_step_calls | self.step_calls,
             managed_engines=options.managed_engines | self.managed_engines,
+            iteration_functions=options.iteration_functions | self.iteration_functions,
         )
 
 
@@ -49,6 +52,21 @@ def _names(results: Iterable[Iterable[str] | None], hook: str) -> frozenset[str]
                 raise PluginError(f"error: plugin hook {hook} returned {name!r}, not a name")
             names.add(name)
     return frozenset(names)
+
+
+def _iterations(
+    results: Iterable[Iterable[IterationFunction] | None],
+) -> frozenset[IterationFunction]:
+    found: set[IterationFunction] = set()
+    for result in results:
+        for spec in result or ():
+            if not isinstance(spec, IterationFunction):
+                raise PluginError(
+                    f"error: plugin hook iteration_functions returned {spec!r}, "
+                    "not an IterationFunction"
+                )
+            found.add(spec)
+    return frozenset(found)
 
 
 def _rules(results: Iterable[Iterable[type[Rule]] | None]) -> tuple[type[Rule], ...]:
@@ -78,6 +96,8 @@ def load(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Con
     manager = pluggy.PluginManager(PROJECT_NAME)
     manager.add_hookspecs(hookspecs)
     try:
+        for plugin in BUILTIN_PLUGINS:
+            manager.register(plugin)
         if entry_points:
             manager.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
         for plugin in extra_plugins:
@@ -88,6 +108,7 @@ def load(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Con
             clear_calls=_names(hook.zerograd_guard_clear_calls(), "clear_calls"),
             step_calls=_names(hook.zerograd_guard_step_calls(), "step_calls"),
             managed_engines=_names(hook.zerograd_guard_managed_engines(), "managed_engines"),
+            iteration_functions=_iterations(hook.zerograd_guard_iteration_functions()),
             rules=_rules(hook.zerograd_guard_rules()),
             plugin_key=_plugin_key(manager, extra_plugins),
         )

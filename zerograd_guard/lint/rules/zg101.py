@@ -222,12 +222,15 @@ for x, y in loader:
             key, steps = min(leaks, key=lambda leak: (min(map(nearest, leak[1])), leak[0]))
             step = min(steps, key=nearest)
             label = optimizer_label(key)
-            step_line = model.line(step.node)
+            step_place = model.place(step.node)
+            subject = "this backward()"
+            if model.is_foreign(backward.node):
+                subject = f"the backward() at {model.place(backward.node)}"
             message = (
-                f"gradients are not cleared between optimizer steps: this backward() adds onto "
-                f"gradients that {label} already applied at line {step_line}, so the next step "
+                f"gradients are not cleared between optimizer steps: {subject} adds onto "
+                f"gradients that {label} already applied at {step_place}, so the next step "
                 f"applies them again; clear them once per step, e.g. call "
-                f"`{_clear_call(key)}` right after the step at line {step_line}"
+                f"`{_clear_call(key)}` right after the step at {step_place}"
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
             yield model.finding(self.code, message, backward.node, _fix(model, backward, steps))

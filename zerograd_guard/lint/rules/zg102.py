@@ -139,9 +139,9 @@ for x, y in loader:
             reported.add(step)
             model.positions.compute([step.node, *(clear.node for clear in clears)])
             clear = min(clears, key=lambda event: model.line(event.node))
-            clear_line = model.line(clear.node)
             message = (
-                f"the step sees no fresh gradients: the clear at line {clear_line} discards the "
+                f"the step sees no fresh gradients: the clear at {model.place(clear.node)} "
+                f"discards the "
                 f"gradients of backward() before {optimizer_label(key)} steps, so this step "
                 f"applies nothing learned from the batch; clear right after the step (or before "
                 f"backward()) instead"

@@ -1,0 +1,120 @@
+"""Classes of other modules: their methods run in place when a loop calls them."""
+
+from __future__ import annotations
+
+from project_helpers import codes
+
+GAN = """\
+    import torch
+
+
+    class GAN:
+        def __init__(self, generator, discriminator):
+            self.generator = generator
+            self.discriminator = discriminator
+            self.opt_g = torch.optim.Adam(generator.parameters())
+            self.opt_d = torch.optim.Adam(discriminator.parameters())
+
+        def step(self, real):
+            self.opt_d.zero_grad()
+            d_loss(self.discriminator, self.generator, real).backward()
+            self.opt_d.step()
+            g_loss(self.discriminator, self.generator).backward()
+            self.opt_g.step()
+    """
+GAN_LOOP = """\
+    from models.gan import GAN
+
+    gan = GAN(make_generator(), make_discriminator())
+    for real in loader:
+        gan.step(real)
+    """
+
+
+def test_gan_step_of_another_module_without_generator_clear(findings):
+    found = findings(files={"models/__init__.py": "", "models/gan.py": GAN, "train.py": GAN_LOOP})
+    assert codes(found) == [("train.py", 5, "ZG101")]
+    assert "`gan.opt_g` already applied at models/gan.py:16" in found[0][3]
+
+
+def test_gan_step_that_clears_both(findings):
+    gan = GAN.replace("        g_loss(", "        self.opt_g.zero_grad()\n            g_loss(")
+    assert (
+        findings(files={"models/__init__.py": "", "models/gan.py": gan, "train.py": GAN_LOOP}) == []
+    )
+
+
+TRAINER_BASE = """\
+    import torch
+
+
+    class BaseTrainer:
+        def __init__(self, model):
+            self.model = model
+            self.optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+        def update(self, loss):
+            loss.backward()
+            self.optimizer.step()
+    """
+SUBCLASS_LOOP = """\
+    from base import BaseTrainer
+
+
+    class Trainer(BaseTrainer):
+        def fit(self, loader):
+            for x, y in loader:
+                self.update(self.model(x).sum())
+
+
+    Trainer(model).fit(loader)
+    """
+
+
+def test_method_inherited_from_a_base_class_of_another_module(findings):
+    found = findings(files={"base.py": TRAINER_BASE, "trainer.py": SUBCLASS_LOOP})
+    assert codes(found) == [("trainer.py", 7, "ZG101")]
+
+
+def test_inherited_method_that_clears(findings):
+    base = TRAINER_BASE.replace(
+        "        self.optimizer.step()",
+        "        self.optimizer.step()\n            self.optimizer.zero_grad()",
+    )
+    assert findings(files={"base.py": base, "trainer.py": SUBCLASS_LOOP}) == []
+
+
+DEEPSPEED_STRATEGY = """\
+    import deepspeed
+
+
+    class DeepSpeedStrategy:
+        def __init__(self, model, optimizer):
+            self.engine, self.optimizer, _, _ = deepspeed.initialize(
+                model=model, optimizer=optimizer
+            )
+
+        def backward(self, loss):
+            self.engine.backward(loss)
+
+        def optimizer_step(self, optimizer):
+            self.engine.step()
+    """
+DEEPSPEED_LOOP = """\
+    import torch
+    from strategies import DeepSpeedStrategy
+
+    optimizer = torch.optim.AdamW(model.parameters())
+    strategy = DeepSpeedStrategy(model, optimizer)
+    for batch in loader:
+        loss = model(batch)
+        strategy.backward(loss)
+        strategy.optimizer_step(optimizer)
+    """
+
+
+def test_deepspeed_wrapper_whose_step_clears_is_not_a_zg101(findings):
+    # per file: ``optimizer_step(optimizer)`` is taken as a plain step: a false ZG101
+    files = {"strategies.py": DEEPSPEED_STRATEGY, "train.py": DEEPSPEED_LOOP}
+    assert codes(findings("--no-project", files=files)) == [("train.py", 8, "ZG101")]
+    assert findings() == []

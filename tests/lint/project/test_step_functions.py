@@ -1,0 +1,126 @@
+"""Step functions and helpers in other modules, judged with the loop that calls them."""
+
+from __future__ import annotations
+
+import textwrap
+
+from project_helpers import codes
+
+STEPS = """\
+    def train_step(model, batch, optimizer):
+        loss = model(batch)
+        loss.backward()
+        optimizer.step()
+    """
+LOOP = """\
+    import torch
+    from trainer.steps import train_step
+
+    model = Net()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for batch in loader:
+        train_step(model, batch, opt)
+    """
+
+
+def test_step_function_without_clear_is_judged_at_the_callers_loop(findings):
+    found = findings(files={"trainer/__init__.py": "", "trainer/steps.py": STEPS, "train.py": LOOP})
+    assert codes(found) == [("train.py", 7, "ZG101")]
+    message = found[0][3]
+    assert "the backward() at trainer/steps.py:3 (in `train_step`, called at line 7)" in message
+    assert "`opt` already applied at trainer/steps.py:4" in message
+
+
+def test_caller_that_clears_before_the_call_makes_it_correct(findings):
+    loop = LOOP.replace("    train_step(model", "    opt.zero_grad()\n        train_step(model")
+    files = {"trainer/__init__.py": "", "trainer/steps.py": STEPS, "train.py": loop}
+    assert findings(files=files) == []
+
+
+def test_step_function_that_clears_is_correct(findings):
+    steps = STEPS.replace("    loss = model", "    optimizer.zero_grad()\n        loss = model")
+    files = {"trainer/__init__.py": "", "trainer/steps.py": steps, "train.py": LOOP}
+    assert findings(files=files) == []
+
+
+def test_per_file_mode_sees_no_other_module(findings):
+    files = {"trainer/__init__.py": "", "trainer/steps.py": STEPS, "train.py": LOOP}
+    assert findings("--no-project", files=files) == []
+
+
+def test_project_false_in_the_config_keeps_per_file_mode(findings):
+    files = {
+        "pyproject.toml": "[tool.zerograd-guard]\nproject = false\n",
+        "trainer/__init__.py": "",
+        "trainer/steps.py": STEPS,
+        "train.py": LOOP,
+    }
+    assert findings(files=files) == []
+
+
+HELPERS = """\
+    def update(optimizer, scheduler):
+        optimizer.step()
+        scheduler.step()
+    """
+HELPER_LOOP = """\
+    import torch
+    from utils import update
+
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        loss = criterion(model(x), y)
+        loss.backward()
+        update(opt, sched)
+    """
+
+
+def test_helper_that_is_handed_the_optimizer_is_no_longer_unknown(findings):
+    # per file: "update might clear", so the loop is not judged; its body is known here
+    found = findings(files={"utils.py": HELPERS, "train.py": HELPER_LOOP})
+    assert codes(found) == [("train.py", 7, "ZG101")]
+    assert findings("--no-project") == []
+
+
+def test_helper_that_clears_after_its_step(findings):
+    helpers = HELPERS.replace(
+        "    scheduler.step()", "    scheduler.step()\n        optimizer.zero_grad()"
+    )
+    assert findings(files={"utils.py": helpers, "train.py": HELPER_LOOP}) == []
+
+
+def test_helper_that_clears_between_backward_and_step_is_zg102_at_the_call(findings):
+    helpers = HELPERS.replace(
+        "    optimizer.step()", "    optimizer.zero_grad()\n        optimizer.step()"
+    )
+    found = findings(files={"utils.py": helpers, "train.py": HELPER_LOOP})
+    assert codes(found) == [("train.py", 8, "ZG102")]
+    assert "the clear at utils.py:2 (in `update`, called at line 8)" in found[0][3]
+
+
+def test_a_bug_inside_the_other_module_is_reported_there_only(findings):
+    # the helper's own loop is judged in its own file; the importer does not repeat it
+    helpers = """\
+        def fit(model, loader, optimizer):
+            for x in loader:
+                model(x).backward()
+                optimizer.step()
+        """
+    loop = """\
+        import torch
+        from helpers import fit
+
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for epoch in range(3):
+            fit(model, loader, opt)
+        """
+    found = findings(files={"helpers.py": helpers, "train.py": loop})
+    assert codes(found) == [("helpers.py", 3, "ZG101")]
+
+
+def test_no_fix_edits_another_module(findings, tmp_path):
+    files = {"trainer/__init__.py": "", "trainer/steps.py": STEPS, "train.py": LOOP}
+    found = findings("--fix", files=files)
+    assert codes(found) == [("train.py", 7, "ZG101")]
+    assert (tmp_path / "trainer/steps.py").read_text() == textwrap.dedent(STEPS)
+    assert (tmp_path / "train.py").read_text() == textwrap.dedent(LOOP)

@@ -1,0 +1,81 @@
+"""Which functions a framework runs once per batch (``IterationFunction`` specs from the
+framework plugins), found in one module's model."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
+from zerograd_guard.lint.options import IterationFunction
+
+
+def _origin(key: str, model: ModuleModel) -> str | None:
+    """The dotted origin of ``key`` as written in the module (through its imports)."""
+    head, _, rest = key.partition(".")
+    origin = model.imports.get(head)
+    if origin is None:
+        return None
+    return f"{origin}.{rest}" if rest else origin
+
+
+def _is(origin: str | None, spec: IterationFunction) -> bool:
+    return (
+        origin is not None
+        and origin.split(".", 1)[0] == spec.package
+        and origin.rsplit(".", 1)[-1] == spec.name
+    )
+
+
+def _derives(class_name: str, spec: IterationFunction, model: ModuleModel) -> bool:
+    pending, seen = [class_name], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        info = model.classes.get(name)
+        if info is None:
+            if _is(_origin(name, model), spec):
+                return True
+            continue
+        pending.extend(info.bases)
+    return False
+
+
+def iteration_functions(
+    model: ModuleModel, specs: Iterable[IterationFunction], source: str
+) -> dict[FunctionModel, bool]:
+    """Functions of ``model`` a framework runs once per batch -> whether the framework
+    steps and clears between two calls."""
+    found: dict[FunctionModel, bool] = {}
+    for spec in specs:
+        if spec.method is None:
+            for function in _passed_to(model, spec, source):
+                found[function] = found.get(function, False) or spec.steps_and_clears
+            continue
+        for function in model.functions:
+            if (
+                function.name == spec.method
+                and function.class_name is not None
+                and _derives(function.class_name, spec, model)
+            ):
+                found[function] = found.get(function, False) or spec.steps_and_clears
+    return found
+
+
+def _passed_to(model: ModuleModel, spec: IterationFunction, source: str) -> list[FunctionModel]:
+    """Functions handed by name as the first argument of the framework's callable
+    (``Engine(update)``, ``ignite.engine.Engine(update)``), however the module imports it."""
+    if spec.name not in source:
+        return []
+    callees = []
+    for local, origin in model.imports.items():
+        if _is(origin, spec):
+            callees.append(re.escape(local))
+        elif origin.split(".", 1)[0] == spec.package:
+            callees.append(rf"{re.escape(local)}(?:\.\w+)*\.{re.escape(spec.name)}")
+    names: set[str] = set()
+    for callee in callees:
+        names.update(re.findall(rf"(?<![\w.]){callee}\(\s*([A-Za-z_]\w*)\s*[,)]", source))
+    return [function for function in model.functions if function.name in names]

@@ -1,0 +1,79 @@
+"""Building the project index from the files of a run (in the parent, before any task)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.prefilter import may_contain_backward
+from zerograd_guard.lint.project import index_cache, layout
+from zerograd_guard.lint.project.graph import Project
+from zerograd_guard.lint.project.index import ModuleEntry, index_source
+from zerograd_guard.lint.sourcefile import (
+    SourceError,
+    decode_notebook,
+    decode_python,
+    read_bytes,
+)
+
+
+def _text(path: Path, raw: bytes) -> str:
+    if path.suffix != ".ipynb":
+        return decode_python(raw).text
+    from zerograd_guard.lint.notebooks import NotebookError, read_notebook
+
+    try:
+        return read_notebook(decode_notebook(raw).text).source
+    except NotebookError as error:
+        raise SourceError(str(error)) from None
+
+
+def _entry(
+    path: Path, options: AnalysisOptions, markers: tuple[str, ...], known: dict[str, ModuleEntry]
+) -> ModuleEntry | None:
+    try:
+        raw = read_bytes(path)
+    except (OSError, SourceError):
+        return None  # the file's own task reports why it cannot be read
+    absolute = layout.absolute(path)
+    digest = hashlib.sha256(raw).hexdigest()
+    # notebooks import, but nothing imports them
+    names = layout.module_names(absolute) if path.suffix == ".py" else ()
+    previous = known.get(str(absolute))
+    if previous is not None and previous.digest == digest and previous.names == names:
+        return previous
+    try:
+        text = _text(path, raw)
+    except SourceError:
+        return None
+    return index_source(
+        text,
+        path=str(absolute),
+        names=names,
+        digest=digest,
+        is_package=absolute.name == "__init__.py",
+        markers=markers,
+        backward=may_contain_backward(text, options),
+    )
+
+
+def build_project(
+    paths: Iterable[Path], options: AnalysisOptions, cache_dir: Path | None = None
+) -> Project:
+    """Index the run's ``.py`` files and notebooks (stubs are not analysed as code);
+    ``cache_dir``: reuse the entries of unchanged files from the last run."""
+    markers = tuple(
+        sorted(options.extra_backward_calls | options.extra_clear_calls | options.extra_step_calls)
+    )
+    known = index_cache.load(cache_dir, markers)
+    entries = [
+        entry
+        for path in paths
+        if path.suffix in (".py", ".ipynb")
+        and (entry := _entry(path, options, markers, known)) is not None
+    ]
+    if len(entries) != len(known) or any(known.get(e.path) is not e for e in entries):
+        index_cache.save(cache_dir, markers, entries)
+    return Project(entries)

@@ -1,0 +1,232 @@
+"""The seam into the analysis: calls that resolve to another linted module.
+
+The extractor asks the module's ``external`` lookup (``ModuleModel.external``) for a name
+it cannot find in the file. The lookup resolves it through the project index and returns
+the other module's ``FunctionModel`` (or, for classes, a ``ClassInfo`` whose methods and
+attributes are those of its whole MRO, so no base name is looked up in the caller's
+namespace). The flow engine then analyses the call in place, exactly like a call of a
+function of the same file, parameters bound to the caller's names.
+
+Each other module is parsed, extracted and resolved once per process and reused while
+the run lasts. Its model is the same whichever file asked for it first: a module
+loaded as another's callee does not resolve calls into the modules of its own import
+cycle (``Project.component``), so its model depends on nothing but the project. The
+analysed file itself may call into any module; calls back into it stay unknown.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from zerograd_guard.lint.errors import AnalysisError
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel
+from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.project.graph import Project, Target
+from zerograd_guard.lint.project.index import ModuleEntry
+from zerograd_guard.lint.sourcefile import SourceError, decode_python, read_bytes
+
+if TYPE_CHECKING:
+    from zerograd_guard.lint.extract.positions import Positions
+    from zerograd_guard.lint.model.program import ModuleModel
+
+MAX_LOADED = 256  # other modules' models kept per process
+# How far calls are followed from the analysed file: into a definition it imports (1),
+# from there into another (2); calls in definitions loaded deeper stay unknown.
+MAX_DEPTH = 2
+# Definitions longer than this stay unknown: parsing a framework's main class (tens of
+# thousands of lines' worth of methods) for one call costs more than the run itself.
+MAX_DEFINITION_CHARS = 24_000
+
+
+@dataclass(eq=False)
+class LoadedModule:
+    """Another linted module's event model, and where its nodes are in its file."""
+
+    entry: ModuleEntry
+    model: ModuleModel
+    positions: Positions
+    classes: dict[str, ClassInfo] = field(default_factory=dict)  # flattened, on demand
+
+    def display(self, importer: str) -> str:
+        """This module's path as a finding in ``importer`` names it: relative to the
+        importer's project root (nearest ``pyproject.toml``, else the importer's folder),
+        so the message does not depend on the working directory."""
+        from zerograd_guard.lint.project.layout import project_root
+
+        folder = Path(importer).parent
+        base = project_root(folder) or folder
+        return Path(os.path.relpath(self.entry.path, base)).as_posix()
+
+
+class Loader:
+    """Builds and caches other modules' models for one process."""
+
+    def __init__(self, project: Project, options: AnalysisOptions) -> None:
+        self.project = project
+        self.options = options
+        self._loaded: OrderedDict[tuple[str, str, int], LoadedModule | None] = OrderedDict()
+
+    def load(self, entry: ModuleEntry, name: str, depth: int) -> LoadedModule | None:
+        """The model holding definition ``name`` of ``entry``, ``depth`` calls away from
+        the analysed file. Only the definition's own text is parsed (placed at its lines
+        in the file, the module's imports known), not the whole module: a helper module
+        is often large and one function of it is called."""
+        key = (entry.path, name, depth)
+        if key in self._loaded:
+            self._loaded.move_to_end(key)
+            return self._loaded[key]
+        self._loaded[key] = None  # being built: a call back into it stays unknown
+        loaded = self._build(entry, name, depth)
+        self._loaded[key] = loaded
+        if len(self._loaded) > MAX_LOADED:
+            self._loaded.popitem(last=False)
+        return loaded
+
+    def _build(self, entry: ModuleEntry, name: str, depth: int) -> LoadedModule | None:
+        from zerograd_guard.lint.analyze import parse_for_analysis
+        from zerograd_guard.lint.extract import build_model, resolve_module
+        from zerograd_guard.lint.extract.positions import Positions
+        from zerograd_guard.lint.model.events import events_of
+
+        definition = entry.definitions[name]
+        try:
+            text = decode_python(read_bytes(Path(entry.path))).text
+        except (OSError, SourceError):
+            return None  # unknown, as if it were not linted
+        source = "\n" * (definition.line - 1) + text[definition.start : definition.end]
+        try:
+            module = parse_for_analysis(source)
+        except AnalysisError:
+            try:  # the cheap index cut the definition wrongly: the whole file, then
+                source = text
+                module = parse_for_analysis(source)
+            except AnalysisError:
+                return None
+        model = build_model(module, self.options)
+        if depth < MAX_DEPTH:
+            # names the definition uses from its module (imports, other definitions)
+            own = {other: f"{entry.name}.{other}" for other in entry.definitions}
+            model.imports = {**own, **entry.imports, **model.imports}
+            model.external = ProjectLookup(self, entry, self.project.component(entry), depth)
+        resolve_module(model, self.options)
+        positions = Positions(
+            module,
+            source,
+            lambda: (
+                (event.node, event.anchor)
+                for function in model.functions
+                for event in events_of(function.body)
+            ),
+        )
+        loaded = LoadedModule(entry, model, positions)
+        for function in model.functions:
+            function.origin = loaded
+        return loaded
+
+
+class ProjectLookup:
+    """``ModuleModel.external`` for one module: names as written there -> the other
+    linted module's function or (flattened) class, or None (unknown)."""
+
+    def __init__(
+        self, loader: Loader, entry: ModuleEntry, blocked: frozenset[str], depth: int = 0
+    ) -> None:
+        self.loader = loader
+        self.entry = entry
+        self.depth = depth  # how many calls away from the analysed file this module is
+        self.blocked = blocked  # files whose names stay unknown here (cycles)
+        self.importer = entry.path
+        self._functions: dict[str, FunctionModel | None] = {}
+        self._classes: dict[str, ClassInfo | None] = {}
+
+    def _target(self, local: str) -> tuple[LoadedModule, tuple[str, ...]] | None:
+        project = self.loader.project
+        head = local.partition(".")[0]
+        if self.depth and head in self.entry.definitions:
+            # a loaded definition using another of its own module (the analysed file's
+            # own definitions are in its own model); one more call away, which bounds
+            # recursion between them
+            target = Target(self.entry, tuple(local.split(".")))
+        else:
+            found = project.resolve_local(self.entry, local)
+            if found is None or not found.attribute or found.entry.path in self.blocked:
+                return None
+            target = found
+        if not project.reaches(target.entry, target.attribute[0], "touches"):
+            return None  # cannot touch gradients: the call stays as harmless as today
+        definition = target.entry.definitions[target.attribute[0]]
+        if definition.end - definition.start > MAX_DEFINITION_CHARS:
+            return None  # a framework-sized class: unknown, as in per-file mode
+        loaded = self.loader.load(target.entry, target.attribute[0], self.depth + 1)
+        return None if loaded is None else (loaded, target.attribute)
+
+    def function(self, local: str) -> FunctionModel | None:
+        if local not in self._functions:
+            self._functions[local] = self._function(local)
+        return self._functions[local]
+
+    def class_info(self, local: str) -> ClassInfo | None:
+        if local not in self._classes:
+            found = self._target(local)
+            cls = None
+            if found is not None and len(found[1]) == 1:
+                cls = flattened(found[0], found[1][0])
+            self._classes[local] = cls
+        return self._classes[local]
+
+    def _function(self, local: str) -> FunctionModel | None:
+        found = self._target(local)
+        if found is None:
+            return None
+        loaded, attribute = found
+        if len(attribute) == 1:
+            return loaded.model.body.nested.get(attribute[0])
+        if len(attribute) == 2:
+            cls = flattened(loaded, attribute[0])
+            return None if cls is None else cls.methods.get(attribute[1])
+        return None
+
+
+def flattened(loaded: LoadedModule, name: str) -> ClassInfo | None:
+    """Class ``name`` of ``loaded`` with the methods and attributes of its MRO (own
+    first), its bases looked up in its own module (and through its imports)."""
+    known = loaded.classes.get(name)
+    if known is not None or name not in loaded.model.classes:
+        return known
+    model = loaded.model
+    merged = ClassInfo(name=name, bases=())
+    pending = [name]
+    seen: set[str] = set()
+    while pending:
+        base = pending.pop(0)
+        if base in seen:
+            continue
+        seen.add(base)
+        info = model.class_info(base)
+        if info is None:
+            continue
+        for method, function in info.methods.items():
+            merged.methods.setdefault(method, function)
+        for attribute, values in info.attributes.items():
+            merged.attributes.setdefault(attribute, list(values))
+        merged.manual_optimization = merged.manual_optimization or info.manual_optimization
+        pending.extend(info.bases)
+    loaded.classes[name] = merged
+    return merged
+
+
+_loader: Loader | None = None
+
+
+def lookup_for(project: Project, entry: ModuleEntry, options: AnalysisOptions) -> ProjectLookup:
+    """The lookup for the analysed module ``entry`` (its own calls back into it, through
+    an import cycle, stay unknown). One loader per process and run: a new project or new
+    options start a new one."""
+    global _loader
+    if _loader is None or _loader.project is not project or _loader.options != options:
+        _loader = Loader(project, options)
+    return ProjectLookup(_loader, entry, frozenset({entry.path}))

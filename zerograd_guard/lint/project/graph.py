@@ -1,0 +1,436 @@
+"""The run's modules together: what an import refers to, and what a file depends on.
+
+Resolution follows what Python would do, within the linted set only: the longest dotted
+prefix that names a module, then a definition of that module, or a name it imports
+(re-exports in ``__init__``), or a name a ``*`` import brings in. Chains are bounded and
+cycle-safe; anything that does not resolve to exactly one linted file is unknown.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from zerograd_guard.lint.project.index import ModuleEntry
+from zerograd_guard.lint.project.layout import absolute
+
+MAX_CHAIN = 12  # re-export hops followed when resolving one name
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a dotted name resolved to: ``entry`` itself (``attribute == ()``) or the
+    definition ``attribute[0]`` in it (``attribute[1:]``: a method of that class)."""
+
+    entry: ModuleEntry
+    attribute: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProjectContext:
+    """What one task needs to know about the project (small, picklable).
+
+    ``key`` changes whenever any file the analysis may read changes (the file's import
+    closure within the linted set); ``candidate``: the file may have a finding although
+    its own text has no backward (it calls one in another module).
+    """
+
+    path: str
+    key: str
+    candidate: bool
+    # the file's imported names that lead to linted code which may run a backward (the
+    # fast path keeps what uses them); None: not known (a ``*`` import into the file)
+    backward_imports: frozenset[str] | None = frozenset()
+
+
+class Project:
+    def __init__(self, entries: Iterable[ModuleEntry]) -> None:
+        self.entries: dict[str, ModuleEntry] = {}
+        claims: dict[str, list[ModuleEntry]] = {}
+        siblings: dict[tuple[str, str], ModuleEntry] = {}
+        for entry in entries:
+            self.entries[entry.path] = entry
+            for name in entry.names:
+                claims.setdefault(name, []).append(entry)
+            folder, file = os.path.split(entry.path)
+            if file == "__init__.py":
+                folder, file = os.path.split(folder)
+                siblings[(folder, file)] = entry
+            elif file.endswith(".py") and entry.names:
+                siblings.setdefault((folder, file[:-3]), entry)
+        self.by_name = {name: found[0] for name, found in claims.items() if len(found) == 1}
+        self._siblings = siblings
+        self._directs: dict[str, set[str]] = {}
+        self._components: dict[str, frozenset[str]] | None = None
+        self._keys: dict[frozenset[str], str] | None = None
+        # a pure function of its arguments, remembered: star imports make chains branch
+        self._resolved: dict[tuple[str, str | None, int], Target | None] = {}
+        self._module_flags: dict[tuple[str, str], bool] = {}
+        self._submodules: dict[str, list[ModuleEntry]] = {}
+        for name, entry in self.by_name.items():
+            parent = name.rpartition(".")[0]
+            if parent:
+                self._submodules.setdefault(parent, []).append(entry)
+        self._flags: dict[str, set[tuple[str, str]]] | None = None
+
+    # -- resolution ---------------------------------------------------------------------
+
+    def module(self, name: str, importer: ModuleEntry | None = None) -> ModuleEntry | None:
+        found = self.by_name.get(name)
+        if importer is not None and "." not in name:
+            sibling = self._siblings.get((os.path.dirname(importer.path), name))
+            if sibling is not None and found is not None and sibling is not found:
+                return None  # which one Python imports depends on how it is run
+            found = found or sibling
+        return found
+
+    def resolve(self, dotted: str, importer: ModuleEntry | None, hops: int = 0) -> Target | None:
+        """The linted definition or module ``dotted`` (absolute) names, seen from
+        ``importer`` (for sibling imports), or None."""
+        if hops > MAX_CHAIN:
+            return None
+        key = (dotted, importer.path if importer is not None else None, hops)
+        if key in self._resolved:
+            return self._resolved[key]
+        found = self._resolve(dotted, importer, hops)
+        self._resolved[key] = found
+        return found
+
+    def _resolve(self, dotted: str, importer: ModuleEntry | None, hops: int) -> Target | None:
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            entry = self.module(".".join(parts[:cut]), importer)
+            if entry is not None:
+                return self._inside(entry, tuple(parts[cut:]), hops)
+        return None
+
+    def _inside(self, entry: ModuleEntry, rest: tuple[str, ...], hops: int) -> Target | None:
+        if not rest:
+            return Target(entry)
+        first = rest[0]
+        if first in entry.definitions:
+            return Target(entry, rest)
+        if first in entry.imports:
+            tail = ".".join((entry.imports[first], *rest[1:]))
+            return self.resolve(tail, entry, hops + 1)
+        return self._through_stars(entry, rest, hops)
+
+    def _through_stars(self, entry: ModuleEntry, rest: tuple[str, ...], hops: int) -> Target | None:
+        """``rest`` bound by a ``*`` import of ``entry``: in the linted modules those
+        imports name exactly (one outside the run binds nothing known; it is not looked
+        up again as an attribute of its package), and in theirs, depth first in import
+        order, each module once, so star cycles end."""
+        seen = {entry.path}
+        stack = [iter(entry.star)]
+        while stack:
+            origin = next(stack[-1], None)
+            if origin is None:
+                stack.pop()
+                continue
+            module = self.by_name.get(origin)
+            if module is None or module.path in seen:
+                continue
+            seen.add(module.path)
+            first = rest[0]
+            if first in module.definitions:
+                return Target(module, rest)
+            if first in module.imports:
+                found = self.resolve(".".join((module.imports[first], *rest[1:])), module, hops + 1)
+                if found is not None:
+                    return found
+                continue
+            stack.append(iter(module.star))
+        return None
+
+    def resolve_local(self, entry: ModuleEntry, local: str) -> Target | None:
+        """``local`` as written in ``entry`` (``train_step``, ``steps.train_step``)."""
+        head, _, tail = local.partition(".")
+        if head in entry.definitions:
+            return None  # defined in the file itself: the file's own model has it
+        origin = entry.imports.get(head)
+        if origin is None:
+            return self._through_stars(entry, tuple(local.split(".")), 0)
+        return self.resolve(f"{origin}.{tail}" if tail else origin, entry)
+
+    # -- what may touch gradients ---------------------------------------------------------
+
+    def reaches(self, entry: ModuleEntry, name: str, flag: str = "backward") -> bool:
+        """Whether definition ``name`` of ``entry`` may run a backward (``flag ==
+        "backward"``) or touch gradients at all (``"touches"``): its own text says so, or
+        it refers to a linted definition that may."""
+        if self._flags is None:
+            self._flags = self._propagate()
+        return (entry.path, name) in self._flags[flag]
+
+    def _propagate(self) -> dict[str, set[tuple[str, str]]]:
+        """Both flags for every definition at once, as a fixpoint over the references
+        (computed whole, so the answer never depends on the order of the questions).
+        A backward reached only through a class does not spread to the code that names
+        the class (a type hint naming ``LightningModule`` runs no backward); which of its
+        methods a file calls is checked in ``calls_backward_elsewhere``."""
+        users: dict[tuple[str, str], list[tuple[str, str]]] = {}
+        flags: dict[str, set[tuple[str, str]]] = {"backward": set(), "touches": set()}
+        for entry in self.entries.values():
+            for name, definition in entry.definitions.items():
+                node = (entry.path, name)
+                for flag in flags:
+                    if getattr(definition, flag):
+                        flags[flag].add(node)
+                for used in self._used(entry, name, definition.refs):
+                    users.setdefault(used, []).append(node)
+        for flag, found in flags.items():
+            pending = list(found)
+            while pending:
+                used = pending.pop()
+                if flag == "backward" and self._is_class(used):
+                    continue
+                for user in users.get(used, ()):
+                    if user not in found:
+                        found.add(user)
+                        pending.append(user)
+        return flags
+
+    def _is_class(self, node: tuple[str, str]) -> bool:
+        return self.entries[node[0]].definitions[node[1]].backward_methods is not None
+
+    def _used(
+        self, entry: ModuleEntry, name: str, refs: frozenset[str]
+    ) -> Iterable[tuple[str, str]]:
+        for ref in refs:
+            if ref in entry.definitions:
+                if ref != name:
+                    yield (entry.path, ref)
+            elif ref in entry.imports:
+                target = self.resolve_local(entry, ref)
+                if target is None:
+                    continue
+                if target.attribute:
+                    yield (target.entry.path, target.attribute[0])
+                else:
+                    yield from ((target.entry.path, other) for other in target.entry.definitions)
+
+    def _target_reaches(self, target: Target, flag: str) -> bool:
+        if target.attribute:
+            return self.reaches(target.entry, target.attribute[0], flag)
+        return self._module_reaches(target.entry, flag, set())
+
+    def _module_reaches(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
+        """A module used as a name (``import pkg.steps``, ``from pkg import steps``) may
+        lead to: its definitions, what it re-exports, and its submodules (the answer from
+        a fresh search is remembered; one inside a search depends on what it has seen)."""
+        if not seen:
+            key = (entry.path, flag)
+            known = self._module_flags.get(key)
+            if known is None:
+                known = self._module_flags[key] = self._module_search(entry, flag, seen)
+            return known
+        return self._module_search(entry, flag, seen)
+
+    def _module_search(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
+        if entry.path in seen:
+            return False
+        seen.add(entry.path)
+        if any(self.reaches(entry, name, flag) for name in entry.definitions):
+            return True
+        for origin in (*entry.imports.values(), *entry.star):
+            target = self.resolve(origin, entry)
+            if target is not None and (
+                self.reaches(target.entry, target.attribute[0], flag)
+                if target.attribute
+                else self._module_reaches(target.entry, flag, seen)
+            ):
+                return True
+        return any(
+            self._module_search(submodule, flag, seen)
+            for name in entry.names
+            for submodule in self._submodules.get(name, ())
+        )
+
+    def calls_backward_elsewhere(self, entry: ModuleEntry) -> bool:
+        """Whether ``entry`` uses an imported name that resolves to a linted function (or
+        module) that may run a backward, or to a class with a method whose text has one
+        and that the file calls (``.name(``): what a file without a backward of its own
+        needs for a finding. Narrower than what the analysis can follow (a class's
+        method reaching a backward through a helper): such a file is not analysed."""
+        for local in entry.imports:
+            if local not in entry.references:
+                continue
+            target = self.resolve_local(entry, local)
+            if target is None or target.entry is entry:
+                continue
+            if target.attribute:
+                # a function must be called in a loop; a class may be built anywhere,
+                # its method is called in a loop (``_definition_runs_backward``)
+                is_class = target.entry.definitions[target.attribute[0]].backward_methods
+                if is_class is None and local not in entry.loop_references:
+                    continue
+                if self._definition_runs_backward(entry, target):
+                    return True
+                continue
+            # a module: what the file reaches through it (``pl.LightningModule``)
+            for use in entry.dotted_uses:
+                if use.partition(".")[0] != local:
+                    continue
+                found = self.resolve_local(entry, use)
+                if (
+                    found is not None
+                    and found.attribute
+                    and found.entry is not entry
+                    and self._definition_runs_backward(entry, found)
+                ):
+                    return True
+        return False
+
+    def _definition_runs_backward(self, entry: ModuleEntry, target: Target) -> bool:
+        definition = target.entry.definitions[target.attribute[0]]
+        if definition.backward_methods is None:
+            return self.reaches(target.entry, target.attribute[0], "backward")
+        methods = definition.backward_methods
+        if len(target.attribute) > 1:
+            methods = methods & {target.attribute[1]}
+        return bool(methods & entry.method_calls)
+
+    # -- dependencies -----------------------------------------------------------------------
+
+    def _direct(self, entry: ModuleEntry) -> set[str]:
+        known = self._directs.get(entry.path)
+        if known is None:
+            known = self._directs[entry.path] = self._imported_files(entry)
+        return known
+
+    def _imported_files(self, entry: ModuleEntry) -> set[str]:
+        found: set[str] = set()
+        for origin in (*entry.imports.values(), *entry.star):
+            target = self.resolve(origin, entry)
+            if target is not None:
+                found.add(target.entry.path)
+            # ``import a.b`` also runs ``a/__init__``: its re-exports may be read
+            parts = origin.split(".")
+            for cut in range(1, len(parts)):
+                package = self.module(".".join(parts[:cut]), entry)
+                if package is not None:
+                    found.add(package.path)
+        found.discard(entry.path)
+        return found
+
+    def component(self, entry: ModuleEntry) -> frozenset[str]:
+        """The files in an import cycle with ``entry`` (itself included)."""
+        if self._components is None:
+            self._components = self._strongly_connected()
+        return self._components[entry.path]
+
+    def _strongly_connected(self) -> dict[str, frozenset[str]]:
+        """Tarjan's algorithm over the import graph, iterative (deep import chains)."""
+        index: dict[str, int] = {}
+        low: dict[str, int] = {}
+        on_stack: set[str] = set()
+        stack: list[str] = []
+        result: dict[str, frozenset[str]] = {}
+        for root in sorted(self.entries):
+            if root in index:
+                continue
+            work = [(root, iter(sorted(self._direct(self.entries[root]))))]
+            index[root] = low[root] = len(index)
+            stack.append(root)
+            on_stack.add(root)
+            while work:
+                node, children = work[-1]
+                child = next(children, None)
+                if child is not None:
+                    if child not in index:
+                        index[child] = low[child] = len(index)
+                        stack.append(child)
+                        on_stack.add(child)
+                        work.append((child, iter(sorted(self._direct(self.entries[child])))))
+                    elif child in on_stack:
+                        low[node] = min(low[node], index[child])
+                    continue
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[node])
+                if low[node] == index[node]:
+                    members: set[str] = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        members.add(member)
+                        if member == node:
+                            break
+                    frozen = frozenset(members)
+                    for member in members:
+                        result[member] = frozen
+        return result
+
+    def context(self, path: Path) -> ProjectContext | None:
+        """The task context of ``path`` (None: not indexed, e.g. it cannot be read)."""
+        entry = self.entries.get(str(absolute(path)))
+        if entry is None:
+            return None
+        candidate = not entry.backward and entry.has_loop and self.calls_backward_elsewhere(entry)
+        return ProjectContext(
+            path=entry.path,
+            key=self._closure_key(entry),
+            candidate=candidate,
+            backward_imports=self.backward_imports(entry),
+        )
+
+    def backward_imports(self, entry: ModuleEntry) -> frozenset[str] | None:
+        """The names ``entry`` imports that resolve to a linted definition (or module)
+        that may run a backward: a statement of ``entry`` without a backward of its own
+        can contribute a finding only by calling one (what it calls that clears or steps
+        is kept with the statements that use it). None when a ``*`` import may bind such
+        names unseen."""
+        if entry.star:
+            return None
+        found = set()
+        for local in entry.imports:
+            target = self.resolve_local(entry, local)
+            if target is not None and target.entry is not entry and self._leads_to_backward(target):
+                found.add(local)
+        return frozenset(found)
+
+    def _leads_to_backward(self, target: Target) -> bool:
+        """A function that may run a backward; a class or module that may touch
+        gradients at all (a class inherits methods, a module holds classes, whose
+        backwards the index does not follow through bases)."""
+        if target.attribute and not self._is_class((target.entry.path, target.attribute[0])):
+            return self.reaches(target.entry, target.attribute[0], "backward")
+        return self._target_reaches(target, "touches")
+
+    def _closure_key(self, entry: ModuleEntry) -> str:
+        """A digest of every file ``entry``'s import closure reaches (paths and contents),
+        built once per import cycle over the cycles' DAG (a Merkle hash: a file's key
+        covers its cycle's files and the keys of the cycles it imports), so a change in
+        any reached file changes the key, at the cost of one hash per cycle."""
+        if self._keys is None:
+            self._keys = {}
+        component = self.component(entry)
+        pending = [component]
+        while pending:
+            current = pending[-1]
+            if current in self._keys:
+                pending.pop()
+                continue
+            children = {
+                self.component(self.entries[child])
+                for member in current
+                for child in self._direct(self.entries[member])
+            } - {current}
+            missing = [child for child in children if child not in self._keys]
+            if missing:
+                pending.extend(missing)
+                continue
+            digest = hashlib.sha256()
+            for member in sorted(current):
+                digest.update(
+                    f"{member}\0{self.entries[member].digest}\0".encode("utf-8", "surrogatepass")
+                )
+            for key in sorted(self._keys[child] for child in children):
+                digest.update(key.encode())
+            self._keys[current] = digest.hexdigest()
+            pending.pop()
+        return self._keys[component]

@@ -1,0 +1,288 @@
+"""One cheap pass per file: what a module defines and imports.
+
+No parse of the whole file: import statements are found line by line and each parsed
+alone by the C ``ast`` parser; top-level definitions are found at column 0 and their text
+searched for gradient markers. What the pass gets wrong only over-approximates (a
+definition's text may run into module code) or leaves a name unknown (a definition
+nested under an ``if`` is not indexed), so it can cost analysis time, never a false
+finding: every call it resolves is analysed from the other module's real model.
+
+Nothing here builds the event model; the index only decides which calls may resolve
+into another linted module and which files need the full analysis at all.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# Text that marks a definition as possibly touching gradients: it may run a backward,
+# clear or step. A definition without any of these (and that references no definition
+# with them) cannot change a caller's verdict: handing an optimizer on to code that never
+# clears or steps it does nothing to the gradients. A backward is a call or an attribute
+# (``backward(``, ``.backward``), not any word that contains it (``backward_prefetch``,
+# ``register_full_backward_hook``, "the backward pass" in a docstring): loading such a
+# definition costs a parse and can only end unknown.
+_BACKWARD = r"\bbackward\s*\(|\.backward\b"
+GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
+BACKWARD_MARKERS = re.compile(_BACKWARD)
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A top-level function or class: whether its text mentions gradient work
+    (``touches`` / ``backward``) and the module-level names it refers to."""
+
+    touches: bool
+    backward: bool
+    refs: frozenset[str]
+    # a class: its methods whose own text has a backward (None: not a class)
+    backward_methods: frozenset[str] | None = None
+    start: int = 0  # the definition's text: [start, end) of the file, from line ``line``
+    end: int = 0
+    line: int = 1
+
+
+@dataclass(frozen=True)
+class ModuleEntry:
+    """What one linted file contributes to the project.
+
+    ``imports`` maps each module-level name bound by an import to the absolute dotted
+    name it refers to (relative imports resolved against ``package``); ``star`` lists
+    modules imported with ``*``; ``definitions`` are the top-level functions and classes.
+    """
+
+    path: str
+    names: tuple[str, ...]
+    digest: str
+    is_package: bool = False
+    backward: bool = False  # the text may hold a backward call (the per-file pre-filter)
+    imports: dict[str, str] = field(default_factory=dict)
+    star: tuple[str, ...] = ()
+    definitions: dict[str, Definition] = field(default_factory=dict)
+    references: frozenset[str] = frozenset()  # imported names the text uses
+    # what the bodies of the module's loops use (a finding needs a loop that calls the
+    # other module): imported names, names called as ``.name(``, ``alias.attr...`` chains
+    loop_references: frozenset[str] = frozenset()
+    has_loop: bool = False
+    method_calls: frozenset[str] = frozenset()
+    dotted_uses: frozenset[str] = frozenset()
+
+    @property
+    def name(self) -> str | None:
+        return self.names[0] if self.names else None
+
+
+def _absolute(node: ast.ImportFrom, package: str | None) -> str | None:
+    if not node.level:
+        return node.module
+    if package is None:
+        return None
+    parts = package.split(".") if package else []
+    if node.level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (node.level - 1)]
+    if node.module:
+        base.append(node.module)
+    return ".".join(base) or None
+
+
+def _imports(tree: ast.Module, package: str | None) -> tuple[dict[str, str], tuple[str, ...]]:
+    imports: dict[str, str] = {}
+    star: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    imports[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".", 1)[0]
+                    imports.setdefault(head, head)
+        elif isinstance(node, ast.ImportFrom):
+            origin = _absolute(node, package)
+            if origin is None:
+                continue
+            for alias in node.names:
+                if alias.name == "*":
+                    star.append(origin)
+                else:
+                    imports[alias.asname or alias.name] = f"{origin}.{alias.name}"
+    return imports, tuple(star)
+
+
+_LOOP_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+_LOOP = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+_METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# A top-level definition: ``def`` / ``async def`` / ``class`` at column 0.
+_TOP_DEFINITION = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)|^class[ \t]+(\w+)", re.MULTILINE)
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*", re.MULTILINE)
+
+
+def _import_statements(text: str) -> ast.Module:
+    """Only the import statements of ``text`` (each parsed alone, dedented; a
+    parenthesised name list may span lines)."""
+    statements: list[str] = []
+    for match in _IMPORT_LINE.finditer(text):
+        statement = match.group().strip()
+        if "(" in statement and ")" not in statement:
+            close = text.find(")", match.end())
+            if close < 0:
+                continue
+            statement += text[match.end() : close + 1]
+        statement = statement.split("#", 1)[0] if "(" not in statement else statement
+        statements.append(statement.replace("\\\n", " "))
+    try:  # all at once; one that does not parse alone is dropped below
+        return ast.parse("\n".join(statements))
+    except (SyntaxError, ValueError):
+        pass
+    body: list[ast.stmt] = []
+    for statement in statements:
+        try:
+            body.extend(ast.parse(statement).body)
+        except (SyntaxError, ValueError):
+            continue
+    return ast.Module(body=body, type_ignores=[])
+
+
+def index_source(
+    text: str,
+    path: str,
+    names: tuple[str, ...],
+    digest: str,
+    is_package: bool,
+    markers: tuple[str, ...] = (),
+    backward: bool = False,
+) -> ModuleEntry:
+    """Index ``text`` (see the module docstring for what the cheap pass can miss)."""
+    from zerograd_guard.lint.project.layout import package_of
+
+    package = package_of(names[0], is_package) if names else None
+    imports, star = _imports(_import_statements(text), package)
+    loops = _loop_bodies(text) if _LOOP.search(text) else ""
+    definitions: dict[str, Definition] = {}
+    marked = backward or markers or GRADIENT_MARKERS.search(text) is not None
+    # Without a marker of its own, a definition still reaches gradient work through the
+    # names it imports (a wrapper calling an imported step).
+    if marked or imports or star:
+        found = list(_TOP_DEFINITION.finditer(text))
+        spans = _spans(text, found)
+        refs = (
+            [frozenset(_IDENTIFIER.findall(text, start, end)) for start, end in spans]
+            if marked or star
+            else _shared_names(text, spans, imports)
+        )
+        line, counted = 1, 0
+        for match, (start, end), used in zip(found, spans, refs, strict=True):
+            line += text.count("\n", counted, start)
+            counted = start
+            segment = text[start:end] if marked else ""
+            extra = any(marker in segment for marker in markers)
+            definitions[match[1] or match[2]] = Definition(
+                touches=extra or GRADIENT_MARKERS.search(segment) is not None,
+                backward=extra or BACKWARD_MARKERS.search(segment) is not None,
+                refs=used,
+                backward_methods=_backward_methods(segment, extra) if match[2] else None,
+                start=start,
+                end=end,
+                line=line,
+            )
+    return ModuleEntry(
+        path=path,
+        names=names,
+        digest=digest,
+        is_package=is_package,
+        backward=backward,
+        imports=imports,
+        star=star,
+        definitions=definitions,
+        references=frozenset(imports).intersection(_IDENTIFIER.findall(text))
+        if loops
+        else frozenset(),
+        loop_references=frozenset(imports).intersection(_IDENTIFIER.findall(loops)),
+        has_loop=bool(loops),
+        method_calls=frozenset(_METHOD_CALL.findall(loops)),
+        dotted_uses=frozenset(
+            use for use in _DOTTED.findall(loops) if use.partition(".")[0] in imports
+        ),
+    )
+
+
+def _spans(text: str, found: list[re.Match[str]]) -> list[tuple[int, int]]:
+    """Each top-level definition's text: up to the next one (which may include module
+    code between them: that only over-approximates, more touches and references),
+    without the next one's decorators."""
+    spans = []
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(text)
+        spans.append((match.start(), _before_decorators(text, match.start(), end)))
+    return spans
+
+
+def _shared_names(
+    text: str, spans: list[tuple[int, int]], imports: dict[str, str]
+) -> list[frozenset[str]]:
+    """For a file without gradient markers, which of its imported names each span uses
+    (by substring: a name inside a longer identifier only over-approximates): the way
+    its definitions reach gradient work. Calls between its own definitions are not
+    followed (neither has a marker; a chain of such wrappers stays unknown)."""
+    names = [name for name in imports if name in text]
+    return [
+        frozenset(name for name in names if text.find(name, start, end) >= 0)
+        for start, end in spans
+    ]
+
+
+def _loop_bodies(text: str) -> str:
+    """The text of every ``for`` / ``while`` loop (header and the more indented lines
+    after it), by indentation: what a loop may call."""
+    parts: list[str] = []
+    reached = 0
+    for header in _LOOP_LINE.finditer(text):
+        if header.start() < reached:
+            continue  # a loop nested in one already taken
+        end = text.find("\n", header.end())
+        if end < 0:
+            parts.append(text[header.start() :])
+            break
+        dedent = _dedent(len(header[1])).search(text, end + 1)
+        reached = dedent.start() if dedent else len(text)
+        parts.append(text[header.start() : reached])
+    return "".join(parts)
+
+
+@lru_cache(maxsize=64)
+def _dedent(indent: int) -> re.Pattern[str]:
+    """A line indented at most ``indent`` columns that holds code (the end of a block
+    opened at that indentation)."""
+    return re.compile(rf"^[ \t]{{0,{indent}}}(?=[^ \t\r\n#])", re.MULTILINE)
+
+
+def _before_decorators(text: str, start: int, end: int) -> int:
+    """``end`` moved back over the decorator lines (and blank lines and comments) that
+    belong to the next definition."""
+    while end > start:
+        line_start = text.rfind("\n", start, end - 1) + 1
+        line = text[line_start:end].strip()
+        if line and not line.startswith(("@", "#")):
+            return end
+        if line_start <= start:
+            return end
+        end = line_start
+    return end
+
+
+def _backward_methods(segment: str, extra: bool) -> frozenset[str]:
+    found = list(_METHOD.finditer(segment))
+    names = set()
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(segment)
+        if extra or BACKWARD_MARKERS.search(segment, match.start(), end) is not None:
+            names.add(match[1])
+    return frozenset(names)

@@ -1,0 +1,105 @@
+"""The project index of the last run, kept in the cache folder, so a warm run does not
+scan unchanged files again (it still reads and hashes them: the digest decides).
+
+One JSON file per tool version and set of configured markers; an entry is reused only
+when its file's digest and module names are unchanged. A file that cannot be read or
+parsed is ignored and rewritten, never trusted (JSON, not pickle: nothing in it runs).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from zerograd_guard._version import __version__
+from zerograd_guard.lint.project.index import Definition, ModuleEntry
+
+_FORMAT = "4"
+
+
+def _file(directory: Path, markers: tuple[str, ...]) -> Path:
+    digest = hashlib.sha256("\0".join((_FORMAT, __version__, *markers)).encode()).hexdigest()
+    return directory / "project" / f"index-{digest[:16]}.json"
+
+
+def _to_json(entry: ModuleEntry) -> dict[str, Any]:
+    data = dataclasses.asdict(entry)
+    for key in ("names", "star", "references", "loop_references", "method_calls", "dotted_uses"):
+        data[key] = sorted(data[key])
+    for definition in data["definitions"].values():
+        definition["refs"] = sorted(definition["refs"])
+        if definition["backward_methods"] is not None:
+            definition["backward_methods"] = sorted(definition["backward_methods"])
+    return data
+
+
+def _from_json(data: dict[str, Any]) -> ModuleEntry:
+    definitions = {
+        name: Definition(
+            touches=bool(item["touches"]),
+            backward=bool(item["backward"]),
+            refs=frozenset(item["refs"]),
+            backward_methods=None
+            if item["backward_methods"] is None
+            else frozenset(item["backward_methods"]),
+            start=int(item["start"]),
+            end=int(item["end"]),
+            line=int(item["line"]),
+        )
+        for name, item in data["definitions"].items()
+    }
+    return ModuleEntry(
+        path=str(data["path"]),
+        names=tuple(data["names"]),
+        digest=str(data["digest"]),
+        is_package=bool(data["is_package"]),
+        backward=bool(data["backward"]),
+        imports={str(k): str(v) for k, v in data["imports"].items()},
+        star=tuple(data["star"]),
+        definitions=definitions,
+        references=frozenset(data["references"]),
+        loop_references=frozenset(data["loop_references"]),
+        has_loop=bool(data["has_loop"]),
+        method_calls=frozenset(data["method_calls"]),
+        dotted_uses=frozenset(data["dotted_uses"]),
+    )
+
+
+def load(directory: Path | None, markers: tuple[str, ...]) -> dict[str, ModuleEntry]:
+    if directory is None:
+        return {}
+    try:
+        raw = json.loads(_file(directory, markers).read_text(encoding="utf-8"))
+        return {path: _from_json(item) for path, item in raw.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def save(directory: Path | None, markers: tuple[str, ...], entries: list[ModuleEntry]) -> None:
+    """Write the index atomically; a cache that cannot be written is skipped."""
+    if directory is None:
+        return
+    target = _file(directory, markers)
+    payload = json.dumps({entry.path: _to_json(entry) for entry in entries})
+    try:
+        from zerograd_guard.lint.cache import ensure_cache_dir
+
+        ensure_cache_dir(directory)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as stream:
+                stream.write(payload)
+            os.replace(temporary, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+    except OSError:
+        return
