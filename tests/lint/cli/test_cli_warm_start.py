@@ -69,3 +69,21 @@ def test_warm_run_does_not_reparse_a_file_with_a_fix(tmp_path: Path) -> None:
     code, cold_parses = run().split()
     assert code == "1" and int(cold_parses) >= 1  # the fix was checked on the cold run
     assert run() == "1 0"
+
+
+def test_a_run_under_no_gitignore_does_not_import_pathspec(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(LOOP)
+    probe = (
+        "import sys\nfrom zerograd_guard.lint.cli import main\n"
+        "code = main([sys.argv[1], '--no-cache'])\nprint(code, 'pathspec' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip().splitlines()[-1] == "1 False"
+    (tmp_path / ".gitignore").write_text("ignored.py\n")
+    (tmp_path / "ignored.py").write_text(LOOP)
+    done = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path)], capture_output=True, text=True, check=False
+    )
+    assert done.stdout.strip().splitlines()[-1] == "1 True"  # still honoured when present
