@@ -155,3 +155,48 @@ def test_config_schema_rejects_what_the_linter_rejects(tmp_path, table):
         jsonschema.validate(table, _schema())
     with pytest.raises(ConfigError):
         parse_table(table, tmp_path / "pyproject.toml")
+
+
+def test_generated_rule_pages_are_up_to_date():
+    """docs/rules/ holds exactly what ``python -m zerograd_guard.lint.rule_docs docs`` writes."""
+    from zerograd_guard.lint.rule_docs import rule_pages
+
+    pages = rule_pages()
+    on_disk = {
+        path.relative_to(ROOT / "docs").as_posix()
+        for path in (ROOT / "docs" / "rules").glob("*.md")
+    }
+    assert on_disk == set(pages), "run: python -m zerograd_guard.lint.rule_docs docs"
+    for relative, text in pages.items():
+        assert (ROOT / "docs" / relative).read_text(encoding="utf-8") == text, (
+            f"docs/{relative} is out of date: run python -m zerograd_guard.lint.rule_docs docs"
+        )
+
+
+@pytest.mark.parametrize("code", ["ZG101", "ZG102", "ZG103", "ZG104"])
+def test_rule_pages_say_runtime_settings_limitations_and_link_pytorch(code):
+    text = (ROOT / "docs" / "rules" / f"{code.lower()}.md").read_text(encoding="utf-8")
+    for heading in ("## At runtime", "## Settings", "## Limitations", "## PyTorch documentation"):
+        assert heading in text, (code, heading)
+    assert "torch.optim.Optimizer.zero_grad.html" in text
+    assert "pytorch.org/docs/stable/notes/autograd.html" in text
+    # Relative links to other docs pages resolve to existing pages.
+    for target in re.findall(r"\]\(\.\./([\w\-]+\.md)", text):
+        assert (ROOT / "docs" / target).is_file(), target
+
+
+@pytest.mark.parametrize("where, body", _blocks("toml"), ids=lambda value: str(value)[:20])
+def test_every_toml_snippet_is_valid_toml(where, body):
+    tomllib.loads(body)  # the Helix and plugin entry-point snippets too
+
+
+@pytest.mark.parametrize("where, body", _blocks("ini"), ids=lambda value: str(value)[:20])
+def test_every_ini_snippet_is_a_pytest_ini_the_tests_above_paste(where, body):
+    assert body in PYTEST_INI, f"{where}: an ini snippet no test pastes"
+
+
+def test_no_error_message_sends_users_to_an_index_the_package_is_not_on():
+    # The hints printed when torch or the language server's packages are missing.
+    pattern = re.compile(r"pip install ['\"]?zerograd-guard\b")
+    for path in sorted((ROOT / "zerograd_guard").rglob("*.py")):
+        assert not pattern.search(path.read_text(encoding="utf-8")), path

@@ -1,7 +1,8 @@
 """``zerograd-guard`` / ``python -m zerograd_guard``: the runtime guard's command line.
 
 ``zerograd-guard run [--max-steps N] [--warn] [--strict] [--accumulate K] [--report PATH]
-script.py [args...]`` runs a training script under the guard and exits 1 on a
+script.py [args...]`` (or ``-m package.module [args...]``, as ``python -m``) runs a
+training script under the guard and exits 1 on a
 violation (with ``--strict`` also on a warning, or when no optimizer was watched), 2
 on a usage error, otherwise with the script's own exit status. ``ZEROGRAD_GUARD=warn``
 in the environment selects warn mode like ``--warn`` (other values: ``error``, ``1``,
@@ -60,7 +61,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="assert that every step consumes exactly K backward passes",
     )
     run.add_argument("--report", metavar="PATH", help="also write the report as JSON to PATH")
-    run.add_argument("script", help="the Python script to run")
+    run.add_argument(
+        "-m",
+        dest="module",
+        nargs=argparse.REMAINDER,
+        metavar="MODULE [ARGS]",
+        help="run a library module as a script, as python -m does (a package runs its "
+        "__main__); everything after the module name is its arguments",
+    )
+    run.add_argument("script", nargs="?", help="the Python script to run")
     script_args = run.add_argument(
         "args", nargs=argparse.REMAINDER, help="arguments passed to the script (optional)"
     )
@@ -82,11 +91,17 @@ def _positive_int(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``zerograd-guard`` console script; returns the exit status."""
-    options = build_parser().parse_args(argv)
+    parser = build_parser()
+    options = parser.parse_args(argv)
+    if options.module == []:
+        parser.error("run -m needs a module name")
+    if options.module is None and options.script is None:
+        parser.error("run needs a script or -m MODULE")
     from zerograd_guard.run_script import (
         EXIT_USAGE,
         UsageError,
         print_outcome,
+        run_module,
         run_script,
         write_json_report,
     )
@@ -101,9 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     warn = options.warn or ENV_VALUES[env_value] == "warn"
     try:
-        outcome = run_script(
-            options.script,
-            options.args,
+        if options.module is not None:
+            run_target, target, target_args = run_module, options.module[0], options.module[1:]
+        else:
+            run_target, target, target_args = run_script, options.script, options.args
+        outcome = run_target(
+            target,
+            target_args,
             mode="warn" if warn else "error",
             max_steps=options.max_steps,
             accumulate=options.accumulate,

@@ -16,6 +16,9 @@ from typing import Any
 import pytest
 
 from zerograd_guard.children.pytest_support import TestChildren, leave_guarded_parent
+from zerograd_guard.pytest_plugin_raises import ExpectedViolations
+from zerograd_guard.pytest_plugin_tb import guard_failure_repr
+from zerograd_guard.pytest_plugin_warnings import HeldWarnings
 
 MODES = ("error", "warn", "off")
 _INI_VALUES = {
@@ -82,6 +85,26 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "guard every test: true | warn | off (default off)",
         default="off",
     )
+    _reject_unknown_modes(parser)
+
+
+def _reject_unknown_modes(parser: pytest.Parser) -> None:
+    """``--zerograd-guard=bogus``: a one-line error naming the valid modes.
+
+    argparse would split the word at "=" and reject a value for the flag ("ignored
+    explicit argument 'bogus'"), before any plugin hook sees the command line; pytest's
+    parser parses the whole line (addopts and PYTEST_ADDOPTS included) through
+    ``parse_known_and_unknown_args`` first, so the mode is checked there.
+    """
+    parse = parser.parse_known_and_unknown_args
+
+    def checked(args: Any, namespace: Any = None) -> Any:
+        for word in map(str, args):
+            if word.startswith("--zerograd-guard=") and word.partition("=")[2] not in MODES:
+                raise pytest.UsageError(f"{word}: unknown mode; expected one of {', '.join(MODES)}")
+        return parse(args, namespace=namespace)
+
+    parser.parse_known_and_unknown_args = checked  # type: ignore[method-assign]
 
 
 def pytest_load_initial_conftests(args: list[str]) -> None:
@@ -112,7 +135,9 @@ def pytest_configure(config: pytest.Config) -> None:
     leave_guarded_parent()  # started by a guarded test: this run guards itself, or not at all
     mode = _mode(config)
     if mode != "off" and importlib.util.find_spec("torch") is None:
-        raise pytest.UsageError("--zerograd-guard needs torch: pip install zerograd-guard[torch]")
+        raise pytest.UsageError(
+            "--zerograd-guard needs torch: pip install torch (docs/install.md: a CPU-only build)"
+        )
     state: dict[str, Any] = {"mode": mode, "tests": []}
     config.stash[_SESSION_KEY] = state
     config.pluginmanager.register(_Recorder(state), "zerograd-guard-recorder")
@@ -200,25 +225,35 @@ class GuardedTest:
     findings, engine adapters) hooks into ``__init__``/``close`` and ``update_report``.
     """
 
-    def __init__(self, mode: str, contract: int | None, counted: bool) -> None:
-        from zerograd_guard.runtime import Guard
+    def __init__(self, item: pytest.Item, mode: str, contract: int | None, counted: bool) -> None:
+        from zerograd_guard.runtime import GradientGuardWarning, Guard
 
+        self.item = item
         self.guard = Guard(mode, accumulate=contract)
         self.counted = counted  # in the summary and JSON report (not for fixture-only use)
         self._reported = 0
+        self.expected = ExpectedViolations()  # caught by pytest.raises: not violations
+        self.held_warnings = HeldWarnings(GradientGuardWarning)  # folded at the end
         self.guard.__enter__()
         # Python processes the test starts are guarded too and report back.
         self.children = TestChildren(self.guard.mode, contract)
 
     def update_report(self, report: pytest.TestReport, call: pytest.CallInfo[None]) -> None:
-        """Shorten guard tracebacks; fail a phase whose violation was swallowed."""
-        if call.excinfo is not None and call.excinfo.errisinstance(AssertionError):
-            error = call.excinfo.value
-            if hasattr(error, "finding"):  # GradientGuardError: its message is the whole story
-                report.longrepr = f"{type(error).__name__}: {error}"
+        """Guard errors in ``--tb``'s style; fail a phase whose violation was swallowed."""
+        if (
+            report.failed
+            and call.excinfo is not None
+            and call.excinfo.errisinstance(AssertionError)
+            and hasattr(call.excinfo.value, "finding")  # a GradientGuardError
+        ):
+            report.longrepr = guard_failure_repr(self.item, call.excinfo)
         violations = self.guard.report.violations
         delegated = self.guard.delegated  # a guard opened inside the test decided these
-        unreported = [v for v in violations[self._reported :] if all(v is not d for d in delegated)]
+        unreported = [
+            v
+            for v in violations[self._reported :]
+            if all(v is not d for d in delegated) and not self.expected.includes(v)
+        ]
         if self.guard.mode == "error" and unreported and report.passed:
             report.outcome = "failed"
             report.longrepr = (
@@ -232,11 +267,25 @@ class GuardedTest:
         if call.when == "teardown" and self.counted:
             # An extra report attribute (not user_properties, which junitxml would print):
             # pytest and xdist carry extra JSON-ready attributes from workers to the controller.
-            setattr(report, _PROPERTY, {**self.guard.report.as_dict(), **self.children.summary()})
+            setattr(report, _PROPERTY, {**self._results(), **self.children.summary()})
+
+    def _results(self) -> dict[str, Any]:
+        """The guard's report, less the violations the test expected (``pytest.raises``)."""
+        results = self.guard.report.as_dict()
+        violations = self.guard.report.violations
+        kept = [i for i, v in enumerate(violations) if not self.expected.includes(v)]
+        results["violations"] = [results["violations"][i] for i in kept]
+        results["expected_violations"] = len(violations) - len(kept)
+        return results
 
     def close(self) -> None:
-        self.guard.__exit__(None, None, None)
-        self.children.close()
+        try:
+            self.guard.__exit__(None, None, None)  # may warn: an optimizer that stalled
+        finally:
+            self.expected.close()
+            report = self.guard.report
+            self.held_warnings.release([*report.violations, *report.warnings])
+            self.children.close()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -246,7 +295,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if mode is None and not wants_fixture:
         yield
         return
-    guarded = GuardedTest(mode or "error", contract, counted=mode is not None)
+    guarded = GuardedTest(item, mode or "error", contract, counted=mode is not None)
     item.stash[_TEST_KEY] = guarded
     try:
         yield

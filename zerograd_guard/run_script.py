@@ -10,6 +10,7 @@ optimizer steps, through a global step post-hook that raises a private
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import runpy
@@ -24,11 +25,11 @@ from typing import Any, TextIO
 from zerograd_guard.children import ChildRecord, ChildViolation, start_propagation
 from zerograd_guard.children.child import leave_parent
 from zerograd_guard.children.records import violations_of
+from zerograd_guard.folding import fold_repeats
 
 EXIT_VIOLATION = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-MAX_STEPS_LISTED = 8
 NOTHING_WATCHED = (
     "zerograd-guard: warning: NO OPTIMIZER WAS WATCHED: the script never stepped or cleared "
     "a torch.optim optimizer, so nothing was checked (a hand-written update such as "
@@ -145,6 +146,16 @@ class RunOutcome:
         }
 
 
+@dataclass(frozen=True)
+class _Target:
+    """What runs as ``__main__``: a script file, or a module found on ``sys.path``."""
+
+    filename: str
+    """The file Python compiles it under (tracebacks start at its frame)."""
+    module: str | None = None
+    """``-m``'s module name; None for a script."""
+
+
 def run_script(
     script: str | os.PathLike[str],
     args: Sequence[str] = (),
@@ -158,13 +169,57 @@ def run_script(
     path = Path(script)
     if not path.is_file():
         raise UsageError(f"{script}: no such script file")
+    target = _Target(os.fspath(path))
+    return _run_guarded(target, args, mode, max_steps, accumulate, strict)
+
+
+def run_module(
+    module: str,
+    args: Sequence[str] = (),
+    *,
+    mode: str = "error",
+    max_steps: int | None = None,
+    accumulate: int | None = None,
+    strict: bool = False,
+) -> RunOutcome:
+    """Run ``module`` as ``python -m module`` would, under the guard (a package runs its
+    ``__main__``); never raises for the module's errors."""
+    target = _Target(_module_file(module), module)
+    return _run_guarded(target, args, mode, max_steps, accumulate, strict)
+
+
+def _module_file(module: str) -> str:
+    """The file ``python -m module`` would run (a package's ``__main__``), with the
+    working directory first on ``sys.path`` as ``-m`` puts it."""
+    with _path_first(os.getcwd()):
+        try:
+            spec = importlib.util.find_spec(module)
+            if spec is not None and spec.submodule_search_locations is not None:
+                spec = importlib.util.find_spec(module + ".__main__")
+        except (ImportError, ValueError):
+            spec = None
+    if spec is None or not spec.origin or not os.path.isfile(spec.origin):
+        raise UsageError(f"{module}: no module of that name")
+    return spec.origin
+
+
+def _run_guarded(
+    target: _Target,
+    args: Sequence[str],
+    mode: str,
+    max_steps: int | None,
+    accumulate: int | None,
+    strict: bool,
+) -> RunOutcome:
     if max_steps is not None and max_steps < 1:
         raise UsageError(f"--max-steps must be at least 1, not {max_steps}")
     leave_parent()
     try:
         from zerograd_guard.runtime import GradientGuardError, GradientGuardWarning, guard
     except ImportError as error:
-        raise UsageError(f"the runtime guard needs torch: {error}") from None
+        raise UsageError(
+            f"the runtime guard needs torch (pip install torch; docs/install.md): {error}"
+        ) from None
 
     propagation = start_propagation(mode, accumulate)
     limit = StepLimit(max_steps) if max_steps is not None else None
@@ -172,12 +227,12 @@ def run_script(
     outcome = RunOutcome(script_status=0, mode=mode, report=None, strict=strict)
     try:
         with (
-            _as_main_script(path, args),
+            _as_main(target, args),
             _quiet(GradientGuardWarning),
             session,
             limit.installed() if limit is not None else nullcontext(),
         ):
-            outcome.script_status = _run_main(path, reraise=(GradientGuardError,))
+            outcome.script_status = _run_main(target, reraise=(GradientGuardError,))
     except _StepLimitReached:
         outcome.stopped_after = limit.steps if limit is not None else None
     except GradientGuardError:
@@ -191,31 +246,33 @@ def run_script(
     return outcome
 
 
-def _run_main(path: Path, reraise: tuple[type[BaseException], ...]) -> int:
-    """Execute the script; returns its exit status like the interpreter would.
+def _run_main(target: _Target, reraise: tuple[type[BaseException], ...]) -> int:
+    """Execute the script or module; returns its exit status like the interpreter would.
 
     ``reraise`` (the guard's error), the step limit and Ctrl-C propagate to the caller;
     any other uncaught error prints its traceback and gives status 1.
     """
     try:
-        runpy.run_path(os.fspath(path), run_name="__main__")
+        if target.module is None:
+            runpy.run_path(target.filename, run_name="__main__")
+        else:  # alter_sys: sys.argv[0] and sys.modules["__main__"] as ``python -m`` sets them
+            runpy.run_module(target.module, run_name="__main__", alter_sys=True)
     except SystemExit as exit_request:
         return _status_of(exit_request)
     except (_StepLimitReached, KeyboardInterrupt, *reraise):
         raise
     except BaseException as error:
-        _report_uncaught(error, path)
+        _report_uncaught(error, target.filename)
         return 1
     return 0
 
 
-def _report_uncaught(error: BaseException, path: Path) -> None:
+def _report_uncaught(error: BaseException, filename: str) -> None:
     """Report an uncaught error as ``python script.py`` does: through ``sys.excepthook``,
     with the traceback starting at the script's own frame (this runner's and runpy's
     frames left out). An error raised before the script ran a line (a syntax error)
     keeps no frames, as Python prints it.
     """
-    filename = os.fspath(path)  # runpy compiles the script under the path as given
     frames = error.__traceback__
     while frames is not None and frames.tb_frame.f_code.co_filename != filename:
         frames = frames.tb_next
@@ -242,19 +299,34 @@ def _quiet(category: type[Warning]) -> Iterator[None]:
 
 
 @contextmanager
-def _as_main_script(path: Path, args: Sequence[str]) -> Iterator[None]:
-    """``sys.argv`` and ``sys.path[0]`` as ``python script.py args...`` sets them."""
-    saved_argv, saved_path = sys.argv[:], sys.path[:]
-    sys.argv = [os.fspath(path), *args]
-    script_dir = os.path.dirname(os.path.realpath(path))
-    if sys.path:
-        sys.path[0] = script_dir
+def _as_main(target: _Target, args: Sequence[str]) -> Iterator[None]:
+    """``sys.argv`` and ``sys.path[0]`` as ``python script.py args...`` (the script's
+    directory first) or ``python -m module args...`` (the working directory first; runpy
+    then sets ``sys.argv[0]`` to the module's file) sets them."""
+    saved_argv = sys.argv[:]
+    sys.argv = [target.filename, *args]
+    if target.module is None:
+        first = os.path.dirname(os.path.realpath(target.filename))
     else:
-        sys.path.append(script_dir)
+        first = os.getcwd()
+    try:
+        with _path_first(first):
+            yield
+    finally:
+        sys.argv[:] = saved_argv
+
+
+@contextmanager
+def _path_first(directory: str) -> Iterator[None]:
+    """``directory`` as ``sys.path[0]``, as the interpreter puts a script's directory."""
+    saved_path = sys.path[:]
+    if sys.path:
+        sys.path[0] = directory
+    else:
+        sys.path.append(directory)
     try:
         yield
     finally:
-        sys.argv[:] = saved_argv
         sys.path[:] = saved_path
 
 
@@ -272,38 +344,9 @@ def print_outcome(outcome: RunOutcome, stream: TextIO) -> None:
     lines = [_summary(outcome)]
     if outcome.watched_nothing:
         lines.append(NOTHING_WATCHED)
-    lines += _distinct(violations, prefix="")
-    lines += _distinct(warned, prefix="warning: ")
+    lines += [text for _, text in fold_repeats(violations)]
+    lines += ["warning: " + text for _, text in fold_repeats(warned)]
     stream.write("\n".join(lines) + "\n")
-
-
-def _distinct(findings: list[tuple[dict[str, Any], str]], prefix: str) -> list[str]:
-    first_text: dict[tuple[object, ...], str] = {}
-    later_steps: dict[tuple[object, ...], list[str]] = {}
-    for details, text in findings:
-        site = details.get("step_site") or {}
-        key = (
-            details.get("pid"),
-            details.get("code"),
-            details.get("optimizer"),
-            tuple(details.get("parameters") or ()),
-            site.get("file"),
-            site.get("line"),
-        )
-        if key in first_text:
-            later_steps[key].append(str(details.get("step", "?")))
-        else:
-            first_text[key] = prefix + text
-            later_steps[key] = []
-    lines = []
-    for key, text in first_text.items():
-        repeats = later_steps[key]
-        if repeats:
-            shown = ", ".join(repeats[:MAX_STEPS_LISTED])
-            more = ", ..." if len(repeats) > MAX_STEPS_LISTED else ""
-            text += f"\n  (also at {len(repeats)} later step(s): {shown}{more})"
-        lines.append(text)
-    return lines
 
 
 def _summary(outcome: RunOutcome) -> str:

@@ -189,7 +189,12 @@ def test_mode_word_naming_an_existing_path_stays_a_path(pytester, monkeypatch):
 def test_unknown_mode_is_a_usage_error(pytester):
     result = pytester.runpytest("--zerograd-guard=sometimes")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    assert "--zerograd-guard: ignored explicit argument 'sometimes'" in result.stderr.str()
+    # Issue 16 changed the message: the valid modes, on one line (not argparse's
+    # "ignored explicit argument 'sometimes'").
+    assert (
+        "--zerograd-guard=sometimes: unknown mode; expected one of error, warn, off"
+        in result.stderr.str()
+    )
 
 
 def test_env_var_warn_mode_under_xdist(project, monkeypatch):

@@ -1,7 +1,9 @@
 """``--format json``: an array of findings, sorted like the text output.
 
-Each finding carries its rule's ``name`` and docs ``url``, and ``help``: the fix's
-description when there is a fix (ruff's ``message`` / ``help`` split), else null.
+Each finding carries its rule's ``name`` and docs ``url``, and ``help`` (ruff's
+``message`` / ``help`` split): the fix's description when there is a fix, else the rule's
+fix hint (:mod:`zerograd_guard.lint.formats.help`); null only for a plugin's code
+without a fix.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from zerograd_guard.codes import docs_url
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.formats.paths import lossless_text
 from zerograd_guard.lint.runner import Reported
 
@@ -43,7 +46,7 @@ def finding_object(item: Reported, names: Mapping[str, str] | None = None) -> di
         "message": item.message,
         "name": (names or {}).get(item.code),
         "url": docs_url(item.code),
-        "help": item.fix.description if item.fix is not None else None,
+        "help": help_text(item),
         "cell": item.cell,
         "fix": fix,
     }

@@ -1,10 +1,12 @@
-"""``--output-format full``: each finding with its source line and a caret under it, as
-ruff prints by default; ``text`` (alias ``concise``) stays the one-line form."""
+"""``--output-format full``: each finding with its source line and a caret under it, then
+its fix hint (``= help: ...``), as ruff prints by default; ``text`` (alias ``concise``)
+stays the one-line form."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.formats.text import render as render_concise
 from zerograd_guard.lint.runner import Reported
 
@@ -35,5 +37,8 @@ def render(items: Sequence[Reported], colour: bool, line_source: LineSource) -> 
         line_text = line_source(item, item.line)
         if line_text is not None:
             lines.extend(_snippet(item, line_text))
+        hint = help_text(item)
+        if hint:
+            lines.append(f"  = help: {hint}")
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks) + ("\n" if blocks else "")

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from zerograd_guard._version import __version__
-from zerograd_guard.codes import docs_url
+from zerograd_guard.codes import docs_url, help_for
 from zerograd_guard.lint.formats.paths import uri_path
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.runner import Reported
@@ -41,7 +41,9 @@ def help_uri(code: str) -> str:
 
 
 def _rule_descriptor(rule: type[Rule]) -> dict[str, Any]:
-    text = f"{rule.summary}\n\n{rule.explanation}".strip()
+    hint = help_for(rule.code)  # the fix hint first: viewers show the help's opening
+    parts = [hint, rule.summary, rule.explanation.strip()]
+    text = "\n\n".join(part for part in parts if part)
     return {
         "id": rule.code,
         "name": rule.name,

@@ -22,8 +22,9 @@ def main(argv: Sequence[str] = ()) -> int:
         from zerograd_guard.lint.server.server import build_server
     except ImportError as exc:
         sys.stderr.write(
-            f"error: the language server needs the [lsp] extra "
-            f"(pip install 'zerograd-guard[lsp]'): {exc}\n"
+            f"error: the language server needs pygls and lsprotocol (pip install "
+            f"'pygls>=2.0' 'lsprotocol>=2024.0', or the [lsp] extra of a checkout: "
+            f"pip install './zerograd-guard[lsp]'): {exc}\n"
         )
         return 2
     build_server(entry_points=not args.no_plugins).start_io()
