@@ -28,8 +28,10 @@ sure; otherwise "caught" would be meaningless):
   module clear ``<m>.zero_grad()``, the step of an optimizer built in the same
   file from ``<m>.parameters()``. The step must be in the same function as the
   clear, and a backward must precede it (in an earlier statement of its block or
-  of an enclosing block of the same function). Clears inside closures passed to
-  ``optimizer.step(closure)`` are therefore never moved.
+  of an enclosing block of the same function; a function defined there is not a
+  backward, even when its body calls one). Clears inside closures passed to
+  ``optimizer.step(closure)`` are therefore never moved, and neither are clears whose
+  step's only backward runs in such a closure.
 * Statements sharing a line with another statement (``a(); b()``) are left alone.
 """
 
@@ -110,7 +112,12 @@ def _callee_name(call: ast.Call) -> str:
 
 
 def _is_backward(node: ast.AST) -> bool:
-    """Whether ``node`` (a statement) contains a backward call outside nested functions."""
+    """Whether ``node`` (a statement) runs a backward: a call outside nested functions.
+    A definition runs nothing: a closure defined before ``opt.step(closure=...)`` runs its
+    backward inside the step, so a clear moved before that step is still before the
+    backward (not a ZG102)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return False
     stack = [node]
     while stack:
         current = stack.pop()

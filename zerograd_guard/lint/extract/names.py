@@ -100,6 +100,10 @@ OPTIMIZER_CLASSES = frozenset(
 OPTIMIZER_FACTORY = re.compile(r"(?:^|_)(?:optim|optimizer|optimiser)s?(?:_|$)|Optimizer$", re.I)
 SCHEDULER_FACTORY = re.compile(r"sched|LR$|lr_|warmup|Scheduler", re.I)
 CLEARISH_CALL = re.compile(r"zero_grad|clear_grad|reset_grad|zero_grads|clear_grads", re.I)
+CLIPPING_CALL = re.compile(r"^(clip|clamp)_grad", re.I)
+"""Helpers that rescale or clamp gradients (``clip_gradient(optimizer, c)``, a common
+hand-written helper in a project's utils): handed an optimizer, they neither clear nor
+step it."""
 CONFIGURED_STEP = "<configured-step>"
 """``callee_name`` of a STEP event of an ``extend-step-calls`` name: it steps the optimizer
 it is handed, or, when none resolves, an unknown one (see ``flow.engine``)."""

@@ -15,6 +15,7 @@ import libcst as cst
 
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
+    CLIPPING_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
     NOT_OPTIMIZER_NAME,
@@ -226,33 +227,87 @@ class Resolver:
         name = callee_name(value.func) or ""
         dotted = key_of(value.func) or name
         origin = self.model.imports.get(dotted.split(".", 1)[0], "")
-        if name in self.options.managed_engines:
-            return Holds(ENGINE, key)
-        if "lr_scheduler" in dotted or "lr_scheduler" in origin or matches(SCHEDULER_FACTORY, name):
-            return Holds(OTHER, key)
-        if (
-            name in OPTIMIZER_CLASSES
-            or "optim." in dotted
-            or origin.startswith("torch.optim")
-            or matches(OPTIMIZER_FACTORY, name)
-        ):
-            return Holds(OPTIMIZER, key, self.tie(value, function))
-        if name == "optimizers":
-            return Holds(OPTIMIZER, key)
-        if name in MOVES and type(value.func) is cst.Attribute:
-            return self.classify(value.func.value, key, function, depth + 1)
-        if name == "GradScaler":
-            return Holds(SCALER, key)
-        if name == "prepare" and len(value.args) == 1:
-            source = key_of(value.args[0].value)
-            if source is not None:
-                held = self.holds(source, function, depth + 1)
-                return Holds(held.kind, key, held.tie, held.class_name)
-        if "." not in dotted:
-            class_key = local_class(name, function) or name
-            if class_key in self.model.classes:
-                return Holds(INSTANCE, key, class_name=class_key)
+        call = _Callee(value, name, dotted, origin)
+        for matches_shape, handle in _CALL_KINDS:
+            if matches_shape(self, call):
+                held = handle(self, call, key, function, depth)
+                if held is not None:
+                    return held
         return Holds(None, key)
+
+    # -- what a call returns, by its shape (see ``_CALL_KINDS``) ------------------------
+
+    def _is_engine(self, call: _Callee) -> bool:
+        return call.name in self.options.managed_engines
+
+    def _engine(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds:
+        return Holds(ENGINE, key)
+
+    def _is_scheduler(self, call: _Callee) -> bool:
+        return (
+            "lr_scheduler" in call.dotted
+            or "lr_scheduler" in call.origin
+            or matches(SCHEDULER_FACTORY, call.name)
+        )
+
+    def _other(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds:
+        return Holds(OTHER, key)
+
+    def _is_optimizer_class(self, call: _Callee) -> bool:
+        return (
+            call.name in OPTIMIZER_CLASSES
+            or "optim." in call.dotted
+            or call.origin.startswith("torch.optim")
+            or matches(OPTIMIZER_FACTORY, call.name)
+        )
+
+    def _built_optimizer(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds:
+        return Holds(OPTIMIZER, key, self.tie(call.node, function))
+
+    def _is_lightning_optimizers(self, call: _Callee) -> bool:
+        return call.name == "optimizers"
+
+    def _untied_optimizer(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds:
+        return Holds(OPTIMIZER, key)
+
+    def _is_move(self, call: _Callee) -> bool:
+        return call.name in MOVES and type(call.node.func) is cst.Attribute
+
+    def _moved(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds:
+        return self.classify(call.node.func.value, key, function, depth + 1)  # type: ignore[attr-defined]
+
+    def _is_grad_scaler(self, call: _Callee) -> bool:
+        return call.name == "GradScaler"
+
+    def _scaler(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds:
+        return Holds(SCALER, key)
+
+    def _is_single_prepare(self, call: _Callee) -> bool:
+        return call.name == "prepare" and len(call.node.args) == 1
+
+    def _prepared(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds | None:
+        source = key_of(call.node.args[0].value)
+        if source is None:
+            return None
+        held = self.holds(source, function, depth + 1)
+        return Holds(held.kind, key, held.tie, held.class_name)
+
+    def _is_plain_call(self, call: _Callee) -> bool:
+        return "." not in call.dotted
+
+    def _instance_of_local_class(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds | None:
+        class_key = local_class(call.name, function) or call.name
+        if class_key in self.model.classes:
+            return Holds(INSTANCE, key, class_name=class_key)
+        return None
 
     def classify_tuple(
         self,
@@ -489,6 +544,7 @@ class Resolver:
             return [self._as(event, EventKind.HAVOC, (ALL,))]
         if (
             name in HARMLESS_CALLS
+            or matches(CLIPPING_CALL, name)
             or name in OPTIMIZER_CLASSES
             or matches(SCHEDULER_FACTORY, name)
             or matches(OPTIMIZER_FACTORY, name)
@@ -524,6 +580,32 @@ class Resolver:
             optimizers=optimizers,
             managed=event.managed,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class _Callee:
+    """A call whose result ``Resolver.classify`` decides: the node and what it calls
+    (``name``: the last part, ``dotted``: the whole, ``origin``: the import it comes from)."""
+
+    node: cst.Call
+    name: str
+    dotted: str
+    origin: str
+
+
+# What a call returns, by its shape: the first row whose test holds and whose handler
+# answers (None: this row does not decide) gives what the name holds. Adding a shape
+# means adding a row.
+_CALL_KINDS = (
+    (Resolver._is_engine, Resolver._engine),
+    (Resolver._is_scheduler, Resolver._other),
+    (Resolver._is_optimizer_class, Resolver._built_optimizer),
+    (Resolver._is_lightning_optimizers, Resolver._untied_optimizer),
+    (Resolver._is_move, Resolver._moved),
+    (Resolver._is_grad_scaler, Resolver._scaler),
+    (Resolver._is_single_prepare, Resolver._prepared),
+    (Resolver._is_plain_call, Resolver._instance_of_local_class),
+)
 
 
 def _join_module_clears(statements: list[Statement]) -> None:

@@ -645,40 +645,104 @@ class _Walker:
         name = callee_name(func)
         if name is None:
             return
-        options = self.options
         if name == "requires_grad_" and receiver is not None:
             self._note_freeze(receiver)
         elif matches(FREEZING_CALL, name):
             keys = [key for arg in node.args if (key := key_of(arg.value)) is not None]
             self.model.frozen.update(keys or ("*",))
-        if (
+        for matches_shape, handle in _CALL_SHAPES:
+            if matches_shape(self, name, receiver):
+                handle(self, node, name, receiver, closure, out)
+                return
+
+    # -- call shapes (see ``_CALL_SHAPES``) ---------------------------------------------
+
+    def _is_backward_call(self, name: str, receiver: cst.BaseExpression | None) -> bool:
+        """``loss.backward()``, ``accelerator.backward(loss)``, a configured backward."""
+        return (
             name in ("backward", "manual_backward") and not _distributed_autograd(receiver)
-        ) or name in options.extra_backward_calls:
-            self.function.has_backward = True
-            self.function.calls_manual_backward |= name == "manual_backward"
-            loss = _loss_of(node, receiver)
-            if loss is not None:
-                self._place(loss)
-            out.append(self.event(EventKind.BACKWARD, node, loss=loss))
-            return
-        if name == "_foreach_zero_" or name in options.extra_clear_calls:
-            out.append(self.event(EventKind.CLEAR, node, optimizers=(ALL,)))
-            return
-        if receiver is not None and _is_grad(receiver):
-            zeroing = name in GRAD_ZEROING_METHODS and bool(node.args)
-            zeroing = zeroing and _is_zero_constant(node.args[0].value)
-            if name in GRAD_CLEAR_METHODS or zeroing:
-                grad = receiver.value if receiver.attr.value == "grad" else receiver.value.value  # type: ignore[attr-defined]
-                out.append(self._grad_clear(node, grad))
-            elif name in GRAD_SCALE_METHODS:
-                out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
-            elif name in GRAD_WRITE_METHODS:  # gradients written by hand: unknown
-                out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
-            return
-        if receiver is not None and name in UPDATE_METHODS:
-            if any(_mentions_grad(arg.value) for arg in node.args):
-                out.append(self._manual_step(node, receiver))
-            return
+        ) or name in self.options.extra_backward_calls
+
+    def _backward_call(
+        self,
+        node: cst.Call,
+        name: str,
+        receiver: cst.BaseExpression | None,
+        closure: str | None,
+        out: list[Statement],
+    ) -> None:
+        self.function.has_backward = True
+        self.function.calls_manual_backward |= name == "manual_backward"
+        loss = _loss_of(node, receiver)
+        if loss is not None:
+            self._place(loss)
+        out.append(self.event(EventKind.BACKWARD, node, loss=loss))
+
+    def _is_clear_all_call(self, name: str, receiver: cst.BaseExpression | None) -> bool:
+        """``torch._foreach_zero_(grads)`` or a configured clear: clears every optimizer."""
+        return name == "_foreach_zero_" or name in self.options.extra_clear_calls
+
+    def _clear_all_call(
+        self,
+        node: cst.Call,
+        name: str,
+        receiver: cst.BaseExpression | None,
+        closure: str | None,
+        out: list[Statement],
+    ) -> None:
+        out.append(self.event(EventKind.CLEAR, node, optimizers=(ALL,)))
+
+    def _is_grad_method(self, name: str, receiver: cst.BaseExpression | None) -> bool:
+        """A method of a gradient: ``p.grad.zero_()``, ``p.grad.mul_(c)``, ``p.grad.copy_(g)``."""
+        return receiver is not None and _is_grad(receiver)
+
+    def _grad_method(
+        self,
+        node: cst.Call,
+        name: str,
+        receiver: cst.BaseExpression | None,
+        closure: str | None,
+        out: list[Statement],
+    ) -> None:
+        zeroing = name in GRAD_ZEROING_METHODS and bool(node.args)
+        zeroing = zeroing and _is_zero_constant(node.args[0].value)
+        if name in GRAD_CLEAR_METHODS or zeroing:
+            grad = receiver.value if receiver.attr.value == "grad" else receiver.value.value  # type: ignore[union-attr]
+            out.append(self._grad_clear(node, grad))
+        elif name in GRAD_SCALE_METHODS:
+            out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+        elif name in GRAD_WRITE_METHODS:  # gradients written by hand: unknown
+            out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
+
+    def _is_update_method(self, name: str, receiver: cst.BaseExpression | None) -> bool:
+        """An in-place update of a tensor (``p.data.sub_(...)``, ``p.add_(...)``)."""
+        return receiver is not None and name in UPDATE_METHODS
+
+    def _update_method(
+        self,
+        node: cst.Call,
+        name: str,
+        receiver: cst.BaseExpression | None,
+        closure: str | None,
+        out: list[Statement],
+    ) -> None:
+        if any(_mentions_grad(arg.value) for arg in node.args):
+            out.append(self._manual_step(node, receiver))  # type: ignore[arg-type]
+
+    def _any_call(self, name: str, receiver: cst.BaseExpression | None) -> bool:
+        return True
+
+    def _other_call(
+        self,
+        node: cst.Call,
+        name: str,
+        receiver: cst.BaseExpression | None,
+        closure: str | None,
+        out: list[Statement],
+    ) -> None:
+        """Any other call: a configured step, a function or a method that may step,
+        clear or reach code that does (resolved later), or nothing."""
+        options = self.options
         configured_step = name in options.extra_step_calls
         if receiver is None and name in BUILTINS and not configured_step:
             return
@@ -763,6 +827,17 @@ class _Walker:
             or any(key is not None and looks_like_optimizer(key) for key in positional)
         )
 
+
+# What a call is, by its shape: the first row whose test holds handles it (each test
+# and handler is a ``_Walker`` method taking the call's name and receiver). Adding a
+# shape means adding a row before the catch-all.
+_CALL_SHAPES = (
+    (_Walker._is_backward_call, _Walker._backward_call),
+    (_Walker._is_clear_all_call, _Walker._clear_all_call),
+    (_Walker._is_grad_method, _Walker._grad_method),
+    (_Walker._is_update_method, _Walker._update_method),
+    (_Walker._any_call, _Walker._other_call),
+)
 
 # Helpers that freeze or unfreeze modules (``set_requires_grad(netD, False)``, Lightning's
 # ``toggle_optimizer``): which parameters a backward writes is then not known.

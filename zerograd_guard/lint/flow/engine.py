@@ -89,6 +89,8 @@ _EFFECTS = (EventKind.BACKWARD, EventKind.STEP, EventKind.CLEAR, EventKind.HAVOC
 REACHED, MAYBE, MISSED = "reached", "maybe", "missed"
 # How much of an optimizer's parameters a module clear covers.
 FULL, PARTIAL, NONE = "full", "partial", "none"
+# A tie a callee's frame replaced: (optimizer key, its tie before, its groups before).
+_SavedTie = tuple[str, frozenset[str] | None, tuple[frozenset[str], ...] | None]
 MAX_CALL_DEPTH = 6
 
 
@@ -177,7 +179,7 @@ class FlowEngine:
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
         self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
         self.reach: dict[Event, Reach] = {}  # what each backward reaches, in the caller's names
-        self._touches: dict[int, dict[str, str]] = {}  # id of a reach -> key -> touch
+        self._touches: dict[int, dict[tuple[str, frozenset[str] | None], str]] = {}
         self._mapped: dict[tuple[object, ...], Reach] = {}  # reaches in a caller's names
         self._misses_none: dict[int, bool] = {}  # reaches that miss no tied optimizer
         self._made_foreign = False  # whether any Foreign status was made (fast path otherwise)
@@ -205,7 +207,7 @@ class FlowEngine:
         self.work = 0
         frame = self._frame(function, {}, None)
         frame.self_class = self_class or function.class_name
-        states = {materialize(initial(), self._mapped_keys(function, frame))}
+        states = {materialize(initial(), self._mapped_keys(function, frame, []))}
         self.stack.append(function)
         if not as_iteration:
             self.block(function.body, states, frame)
@@ -510,16 +512,16 @@ class FlowEngine:
         row = self._touches.get(id(reach))  # reaches live as long as the engine
         if row is None:
             row = self._touches[id(reach)] = {}
-        found = row.get(key)
+        tie = self.tie(key)
+        found = row.get((key, tie))  # a tie follows the frame (``_mapped_keys``)
         if found is None:
-            tie = self.tie(key)
             if tie is None:
                 found = MAYBE
             elif any(related(module, t) for module in reach.modules for t in tie):
                 found = REACHED
             else:
                 found = MISSED if reach.complete and reach.modules else MAYBE
-            row[key] = found
+            row[(key, tie)] = found
         return found
 
     def _misses(self, reach: Reach, entries: Entries) -> bool:
@@ -843,7 +845,8 @@ class FlowEngine:
         shares_names = closure or _encloses(frame.function, callee)
         if shares_names:  # a closure's conditions on free names correlate with its definer's
             inner.tag = frame.tag
-        keys = self._mapped_keys(callee, inner)
+        saved: list[_SavedTie] = []
+        keys = self._mapped_keys(callee, inner, saved)
         # a call analysed from the same state with the same bindings ends the same way
         # (observations are recorded already): reuse it, or nested loops calling helpers
         # with loops multiply their fixpoint iterations
@@ -880,6 +883,7 @@ class FlowEngine:
                 }
             self._calls[(binding, state)] = ended
             result |= ended
+        self._restore_ties(saved)
         return result
 
     def _bind(self, callee: FunctionModel, event: Event, frame: _Frame) -> _Frame:
@@ -908,7 +912,9 @@ class FlowEngine:
         inner.self_class = self_class
         return inner
 
-    def _mapped_keys(self, function: FunctionModel, frame: _Frame) -> set[str]:
+    def _mapped_keys(
+        self, function: FunctionModel, frame: _Frame, saved: list[_SavedTie]
+    ) -> set[str]:
         keys = self._keys.get(id(function))
         if keys is None:
             keys = set()
@@ -921,14 +927,34 @@ class FlowEngine:
             target = frame.map(key)
             mapped.add(target)
             tie = self.model.ties.get(key)
-            if tie is not None and target not in self.ties:
-                self.ties[target] = frozenset(frame.map(module) for module in tie)
-                groups = self.model.tie_groups.get(key)
-                if groups is not None:
-                    self.groups[target] = tuple(
-                        frozenset(frame.map(module) for module in group) for group in groups
-                    )
+            if tie is None:
+                continue
+            # an optimizer built from a parameter (``SGD(net.parameters())`` in a function
+            # handed ``net``) steps what the caller passed: its tie follows this frame, and
+            # the caller's is put back when the call returns (see ``call``)
+            bound = frozenset(frame.map(module) for module in tie)
+            if self.ties.get(target) == bound:
+                continue
+            saved.append((target, self.ties.get(target), self.groups.get(target)))
+            self.ties[target] = bound
+            groups = self.model.tie_groups.get(key)
+            if groups is not None:
+                self.groups[target] = tuple(
+                    frozenset(frame.map(module) for module in group) for group in groups
+                )
         return mapped
+
+    def _restore_ties(self, saved: list[_SavedTie]) -> None:
+        """Put back the ties a callee's frame replaced (``_mapped_keys``), last first."""
+        for target, tie, groups in reversed(saved):
+            if tie is None:
+                self.ties.pop(target, None)
+            else:
+                self.ties[target] = tie
+            if groups is None:
+                self.groups.pop(target, None)
+            else:
+                self.groups[target] = groups
 
     def runs_every_iteration(
         self, statements: list[Statement], wanted: Event, depth: int = 0
