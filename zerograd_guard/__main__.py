@@ -60,6 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="K",
         help="assert that every step consumes exactly K backward passes",
     )
+    run.add_argument(
+        "--library",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="a module whose frames reports skip, like a training library's (an in-house "
+        "trainer), so sites show your own lines; repeatable",
+    )
     run.add_argument("--report", metavar="PATH", help="also write the report as JSON to PATH")
     run.add_argument(
         "-m",
@@ -99,6 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("run needs a script or -m MODULE")
     from zerograd_guard.run_script import (
         EXIT_USAGE,
+        RunOutcome,
         UsageError,
         print_outcome,
         run_module,
@@ -115,6 +124,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     warn = options.warn or ENV_VALUES[env_value] == "warn"
+
+    def finish(outcome: RunOutcome) -> int:
+        """Print (and write) the report; the run's exit status."""
+        print_outcome(outcome, sys.stderr)
+        sys.stderr.flush()
+        if options.report:
+            try:
+                write_json_report(outcome, options.report)
+            except OSError as error:
+                print(
+                    f"zerograd-guard: error: cannot write {options.report}: {error}",
+                    file=sys.stderr,
+                )
+                return EXIT_USAGE
+        return outcome.exit_status()
+
     try:
         if options.module is not None:
             run_target, target, target_args = run_module, options.module[0], options.module[1:]
@@ -127,18 +152,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             max_steps=options.max_steps,
             accumulate=options.accumulate,
             strict=options.strict,
+            report_now=finish,
+            library=options.library,
         )
     except UsageError as error:
         print(f"zerograd-guard: error: {error}", file=sys.stderr)
         return EXIT_USAGE
-    print_outcome(outcome, sys.stderr)
-    if options.report:
-        try:
-            write_json_report(outcome, options.report)
-        except OSError as error:
-            print(f"zerograd-guard: error: cannot write {options.report}: {error}", file=sys.stderr)
-            return EXIT_USAGE
-    return outcome.exit_status()
+    return finish(outcome)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "guard every test: true | warn | off (default off)",
         default="off",
     )
+    group.addoption(
+        "--zerograd-guard-library",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        dest="zerograd_guard_library",
+        help="a module whose frames the guard's reports skip, like a training library's "
+        "(an in-house trainer); repeatable",
+    )
+    parser.addini(
+        "zerograd_guard_library_modules",
+        "modules whose frames the guard's reports skip (an in-house trainer), one a line",
+        type="linelist",
+        default=[],
+    )
     _reject_unknown_modes(parser)
 
 
@@ -138,9 +153,28 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(
             "--zerograd-guard needs torch: pip install torch (docs/install.md: a CPU-only build)"
         )
+    if mode != "off":
+        _add_library_modules(config)
     state: dict[str, Any] = {"mode": mode, "tests": []}
     config.stash[_SESSION_KEY] = state
     config.pluginmanager.register(_Recorder(state), "zerograd-guard-recorder")
+
+
+def _add_library_modules(config: pytest.Config) -> None:
+    """``--zerograd-guard-library`` / ini ``zerograd_guard_library_modules``: sites skip
+    these modules' frames; xdist workers and guarded children inherit the list."""
+    names = [
+        *config.getini("zerograd_guard_library_modules"),
+        *config.option.zerograd_guard_library,
+    ]
+    if not names:
+        return
+    from zerograd_guard.runtime.sites import LIBRARY_ENV, add_library_modules
+
+    missing = add_library_modules(names)
+    if missing:
+        raise pytest.UsageError(f"zerograd-guard library module {missing[0]!r}: no such module")
+    os.environ[LIBRARY_ENV] = ",".join(names)
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:

@@ -10,13 +10,15 @@ optimizer steps, through a global step post-hook that raises a private
 
 from __future__ import annotations
 
+import ctypes
 import importlib.util
 import json
 import os
 import runpy
 import sys
+import threading
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,7 @@ from zerograd_guard.children import ChildRecord, ChildViolation, start_propagati
 from zerograd_guard.children.child import leave_parent
 from zerograd_guard.children.records import violations_of
 from zerograd_guard.folding import fold_repeats
+from zerograd_guard.terminal_tail import TerminalTail
 
 EXIT_VIOLATION = 1
 EXIT_USAGE = 2
@@ -50,12 +53,19 @@ class StepLimit:
 
     A wrapper optimizer whose ``step`` calls an inner optimizer's ``step`` fires the
     global hooks twice, nested: only the outermost step counts.
+
+    Training in another thread: the limit ends that thread (its traceback is not
+    printed) and is raised asynchronously in the thread running the script, which
+    then stops like a single-threaded script (at its next bytecode, e.g. when its
+    ``join()`` returns).
     """
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.steps = 0
         self._depth = 0
+        self._runner: int | None = None  # the thread running the script
+        self._runner_told = False
 
     @contextmanager
     def installed(self) -> Iterator[StepLimit]:
@@ -68,11 +78,22 @@ class StepLimit:
             register_optimizer_step_pre_hook(self._enter_step),
             register_optimizer_step_post_hook(self._leave_step),
         ]
+        previous_hook = threading.excepthook
+
+        def quiet_limit(args: threading.ExceptHookArgs) -> None:
+            if not issubclass(args.exc_type, _StepLimitReached):
+                previous_hook(args)
+
+        threading.excepthook = quiet_limit
+        self._runner = threading.get_ident()
         try:
             yield self
         finally:
+            self._runner = None
             for handle in handles:
                 handle.remove()
+            if threading.excepthook is quiet_limit:
+                threading.excepthook = previous_hook
 
     def _enter_step(self, optimizer: object, args: object, kwargs: object) -> None:
         self._depth += 1
@@ -82,7 +103,18 @@ class StepLimit:
         if self._depth == 0:
             self.steps += 1
             if self.steps >= self.limit:
+                runner = self._runner
+                if runner is not None and runner != threading.get_ident():
+                    self._tell_runner(runner)
                 raise _StepLimitReached
+
+    def _tell_runner(self, runner: int) -> None:
+        if self._runner_told:
+            return
+        self._runner_told = True
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(
+            ctypes.c_ulong(runner), ctypes.py_object(_StepLimitReached)
+        )
 
 
 @dataclass
@@ -100,6 +132,8 @@ class RunOutcome:
     interrupted: bool = False
     strict: bool = False
     """``--strict``: warnings, and a run that watched no optimizer, fail it too."""
+    mid_line: bool = False
+    """The script's last write to stdout/stderr left the cursor mid-line (a ``\r`` bar)."""
 
     @property
     def child_violations(self) -> list[ChildViolation]:
@@ -164,13 +198,21 @@ def run_script(
     max_steps: int | None = None,
     accumulate: int | None = None,
     strict: bool = False,
+    report_now: Callable[[RunOutcome], int] | None = None,
+    library: Sequence[str] = (),
 ) -> RunOutcome:
-    """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors."""
+    """Run ``script`` as ``__main__`` under the guard; never raises for the script's errors.
+
+    ``report_now`` prints an outcome and returns the run's exit status: called if the
+    script ends the process with ``os._exit()``, which no ``finally`` survives.
+    ``library`` names modules whose frames sites skip, like a training library's (an
+    in-house trainer); a name that cannot be found is a usage error.
+    """
     path = Path(script)
     if not path.is_file():
         raise UsageError(f"{script}: no such script file")
     target = _Target(os.fspath(path))
-    return _run_guarded(target, args, mode, max_steps, accumulate, strict)
+    return _run_guarded(target, args, mode, max_steps, accumulate, strict, report_now, library)
 
 
 def run_module(
@@ -181,11 +223,14 @@ def run_module(
     max_steps: int | None = None,
     accumulate: int | None = None,
     strict: bool = False,
+    report_now: Callable[[RunOutcome], int] | None = None,
+    library: Sequence[str] = (),
 ) -> RunOutcome:
     """Run ``module`` as ``python -m module`` would, under the guard (a package runs its
-    ``__main__``); never raises for the module's errors."""
+    ``__main__``); never raises for the module's errors. ``report_now`` and ``library``
+    as for :func:`run_script`."""
     target = _Target(_module_file(module), module)
-    return _run_guarded(target, args, mode, max_steps, accumulate, strict)
+    return _run_guarded(target, args, mode, max_steps, accumulate, strict, report_now, library)
 
 
 def _module_file(module: str) -> str:
@@ -210,6 +255,8 @@ def _run_guarded(
     max_steps: int | None,
     accumulate: int | None,
     strict: bool,
+    report_now: Callable[[RunOutcome], int] | None,
+    library: Sequence[str],
 ) -> RunOutcome:
     if max_steps is not None and max_steps < 1:
         raise UsageError(f"--max-steps must be at least 1, not {max_steps}")
@@ -225,9 +272,21 @@ def _run_guarded(
     limit = StepLimit(max_steps) if max_steps is not None else None
     session = guard(mode=mode, accumulate=accumulate)
     outcome = RunOutcome(script_status=0, mode=mode, report=None, strict=strict)
+    terminal = TerminalTail()
+
+    def abrupt_exit(status: int) -> int:
+        outcome.script_status = status
+        outcome.mid_line = terminal.mid_line
+        outcome.report = session.report
+        outcome.children = propagation.records()
+        return report_now(outcome) if report_now is not None else status
+
     try:
         with (
+            _reported_before_os_exit(abrupt_exit),
+            terminal.tracking(),
             _as_main(target, args),
+            _library_modules(library),
             _quiet(GradientGuardWarning),
             session,
             limit.installed() if limit is not None else nullcontext(),
@@ -240,6 +299,7 @@ def _run_guarded(
     except KeyboardInterrupt:
         outcome.interrupted = True
     finally:
+        outcome.mid_line = terminal.mid_line
         outcome.report = session.report
         outcome.children = propagation.records()
         propagation.close()
@@ -288,6 +348,56 @@ def _status_of(exit_request: SystemExit) -> int:
         return code
     print(code, file=sys.stderr)
     return 1
+
+
+@contextmanager
+def _reported_before_os_exit(finish: Callable[[int], int]) -> Iterator[None]:
+    """While the script runs, ``os._exit(status)`` in this process first reports the run
+    (``finish`` returns the status to exit with): violations the script caught itself
+    must not vanish with the process. A forked child's ``os._exit`` (multiprocessing,
+    DataLoader workers) is left alone."""
+    real_exit = os._exit
+    pid = os.getpid()
+
+    def reporting_exit(status: int) -> None:
+        if os.getpid() == pid:
+            os._exit = real_exit
+            try:
+                sys.stdout.flush()
+                status = finish(status)
+            finally:
+                real_exit(status)
+        real_exit(status)
+
+    os._exit = reporting_exit
+    try:
+        yield
+    finally:
+        if os._exit is reporting_exit:
+            os._exit = real_exit
+
+
+@contextmanager
+def _library_modules(names: Sequence[str]) -> Iterator[None]:
+    """Sites skip these modules' frames; guarded children inherit the list (environment).
+    Looked up once the script's directory is on ``sys.path``, before it runs."""
+    if not names:
+        yield
+        return
+    from zerograd_guard.runtime.sites import LIBRARY_ENV, add_library_modules
+
+    missing = add_library_modules(names)
+    if missing:
+        raise UsageError(f"--library {missing[0]}: no such module (is it importable here?)")
+    saved = os.environ.get(LIBRARY_ENV)
+    os.environ[LIBRARY_ENV] = ",".join([*([saved] if saved else []), *names])
+    try:
+        yield
+    finally:
+        if saved is None:
+            os.environ.pop(LIBRARY_ENV, None)
+        else:
+            os.environ[LIBRARY_ENV] = saved
 
 
 @contextmanager
@@ -346,7 +456,8 @@ def print_outcome(outcome: RunOutcome, stream: TextIO) -> None:
         lines.append(NOTHING_WATCHED)
     lines += [text for _, text in fold_repeats(violations)]
     lines += ["warning: " + text for _, text in fold_repeats(warned)]
-    stream.write("\n".join(lines) + "\n")
+    fresh_line = "\n" if outcome.mid_line else ""
+    stream.write(fresh_line + "\n".join(lines) + "\n")
 
 
 def _summary(outcome: RunOutcome) -> str:

@@ -18,7 +18,7 @@ def setup():
     weight.grad = torch.ones(2)
     opt = torch.optim.SGD([weight], lr=0.1)
     entry = (weight, ParamState(weight))
-    return entry, StepContext(opt, "SGD #1", 3, None, None)
+    return entry, StepContext(opt, "SGD #1", 3, None)
 
 
 def test_missing_clear(setup):
@@ -55,7 +55,7 @@ def test_not_observed(setup):
 def test_accumulation_contract(setup):
     entry, context = setup
     entry[1].accumulations = 3
-    under = StepContext(context.optimizer, context.label, 1, 2, None)
+    under = StepContext(context.optimizer, context.label, 1, 2)
     found = verdict.accumulation_contract(StepScan([entry], fresh=1, backward_passes=3), under)
     assert found is not None and found.code == "ZG103" and "accumulate(2)" in found.detail
     met = StepScan([entry], fresh=1, backward_passes=2)
@@ -93,7 +93,7 @@ def test_cross_model_leak(setup):
     entry, context = setup
     found = verdict.cross_model_leak(StepScan([entry], fresh=1, leaked=[entry]), context)
     assert found is not None and found.code == "ZG101" and "another optimizer" in found.rule.title
-    under = StepContext(context.optimizer, context.label, 1, 2, None)
+    under = StepContext(context.optimizer, context.label, 1, 2)
     assert verdict.cross_model_leak(StepScan([entry], fresh=1, leaked=[entry]), under) is None
     assert verdict.cross_model_leak(StepScan([entry], fresh=1), context) is None
 
@@ -102,7 +102,7 @@ def test_short_last_window_accepted_only_when_allowed(setup):
     entry, context = setup
     entry[1].accumulations = 1
     scan = StepScan([entry], fresh=1, backward_passes=1)
-    strict = StepContext(context.optimizer, context.label, 1, 2, None)
+    strict = StepContext(context.optimizer, context.label, 1, 2)
     assert verdict.accumulation_contract(scan, strict) is not None
-    allowed = StepContext(context.optimizer, context.label, 1, 2, None, short_window_allowed=True)
+    allowed = StepContext(context.optimizer, context.label, 1, 2, short_window_allowed=True)
     assert verdict.accumulation_contract(scan, allowed) is None

@@ -33,8 +33,8 @@ class StepsInFlight:
 
     def nested(self, wrapper: FrameType) -> bool:
         """Whether the step whose wrapper frame is ``wrapper`` runs inside another step."""
-        stack = self._stack()
-        if not stack:
+        stack = getattr(self._local, "stack", None)
+        if not stack:  # nothing in flight on this thread: the usual case, one read
             return False
         outer = _enclosing_frames(wrapper)
         stack[:] = [entry for entry in stack if entry in outer]
@@ -45,10 +45,12 @@ class StepsInFlight:
 
     def leave(self, wrapper: FrameType) -> bool:
         """End the step of ``wrapper``; False if it was not entered (a nested step)."""
-        stack = self._stack()
-        if stack and stack[-1] == (id(wrapper), wrapper.f_code):
-            stack.pop()
-            return True
+        stack = getattr(self._local, "stack", None)
+        if stack:
+            top_id, top_code = stack[-1]
+            if top_id == id(wrapper) and top_code is wrapper.f_code:
+                stack.pop()
+                return True
         return not self.nested(wrapper)
 
     def clear(self) -> None:

@@ -32,7 +32,7 @@ from torch.optim.optimizer import (
 from zerograd_guard.runtime import codes, consumed
 from zerograd_guard.runtime.in_flight import StepsInFlight
 from zerograd_guard.runtime.naming import parameter_names
-from zerograd_guard.runtime.param_state import install_hooks
+from zerograd_guard.runtime.param_state import close_windows
 from zerograd_guard.runtime.patches import Patches
 from zerograd_guard.runtime.registry import Entry, OptimizerTracker, Registry
 from zerograd_guard.runtime.report import (
@@ -41,6 +41,7 @@ from zerograd_guard.runtime.report import (
     GradientGuardWarning,
     StepEvent,
 )
+from zerograd_guard.runtime.sessions import SessionStacks
 from zerograd_guard.runtime.sites import Site, capture_site
 from zerograd_guard.runtime.verdict import (
     Judgement,
@@ -62,41 +63,43 @@ FindingListener = Callable[[Finding, bool], None]
 class Monitor:
     def __init__(self) -> None:
         self._lock = threading.RLock()
-        self._sessions: list[Guard] = []
+        self._stacks = SessionStacks()
         self.registry = Registry()
         self._handles: list[Any] = []
         self._patches = Patches(self)
         self._in_flight = StepsInFlight()
         self._deliberate_clears = 0  # > 0 while zerograd_guard.discard() clears
         self._contracts = False  # some session declares accumulate(...)
-        self.last_clear: Site | None = None
         self.listeners: list[FindingListener] = []
 
     # --- sessions -------------------------------------------------------------------
 
     @property
     def active(self) -> bool:
-        return bool(self._sessions)
+        """Some guard session is active, in any thread (the hooks are installed)."""
+        return bool(self._stacks)
+
+    @property
+    def _sessions(self) -> list[Guard]:
+        """The sessions that apply to the calling thread (``sessions``)."""
+        return self._stacks.current()
 
     @property
     def sessions(self) -> tuple[Guard, ...]:
-        return tuple(self._sessions)
+        return tuple(self._stacks.current())
 
     def push(self, session: Guard) -> None:
         with self._lock:
-            if not self._sessions:
+            if not self._stacks:
                 self._install()
-            self._sessions.append(session)
-            self._contracts = _any_contract(self._sessions)
+            self._stacks.push(session)
+            self._contracts = _any_contract(self._stacks.all())
 
     def pop(self, session: Guard) -> None:
         with self._lock:
-            for index in range(len(self._sessions) - 1, -1, -1):
-                if self._sessions[index] is session:
-                    del self._sessions[index]
-                    break
-            self._contracts = _any_contract(self._sessions)
-            if not self._sessions:
+            self._stacks.pop(session)
+            self._contracts = _any_contract(self._stacks.all())
+            if not self._stacks:
                 self._uninstall()
 
     def _install(self) -> None:
@@ -116,7 +119,6 @@ class Monitor:
         self.registry.clear()
         self._in_flight.clear()
         consumed.forget_all()
-        self.last_clear = None
 
     # --- registry -------------------------------------------------------------------
 
@@ -134,6 +136,9 @@ class Monitor:
     ) -> list[Entry]:
         if tracker is None:
             tracker = self._tracker(optimizer)
+        groups = optimizer.param_groups
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            return tracker.entries  # Registry.entries' cache hit, inlined (every step)
         return self.registry.entries(optimizer, tracker)
 
     # --- observers --------------------------------------------------------------------
@@ -145,7 +150,13 @@ class Monitor:
         wrapper = sys._getframe(1)  # torch's step wrapper (see in_flight)
         if self._in_flight.nested(wrapper):
             return None  # part of the outer step (SAM's base step, super().step())
-        tracker = self._tracker(optimizer)
+        tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
+        if tracker is None or tracker.ref() is not optimizer:
+            tracker = self._tracker(optimizer)
+        if len(args) < 2 and not kwargs:  # a plain `optimizer.step()`: no closure
+            self._judge(optimizer, tracker)
+            self._in_flight.enter(wrapper)
+            return None
         closure, args, kwargs = _take_closure(args, kwargs)
         if closure is not None:
             if getattr(closure, "__zerograd_closure__", False):
@@ -171,7 +182,7 @@ class Monitor:
             if owner is not None and self.active:
                 tracker = self._tracker(owner)
                 tracker.unjudged_closure = False
-                self._judge(owner, tracker)
+                self._judge(owner, tracker, in_closure=True)
                 tracker.counted_in_step = True  # LBFGS evaluates it many times: one step
                 self._boundary(owner, tracker)
             return result
@@ -182,7 +193,9 @@ class Monitor:
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
         if not self._sessions or not self._in_flight.leave(sys._getframe(1)):
             return
-        tracker = self._tracker(optimizer)
+        tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
+        if tracker is None or tracker.ref() is not optimizer:
+            tracker = self._tracker(optimizer)
         if tracker.unjudged_closure:  # an optimizer that ignored its closure: judge now
             tracker.unjudged_closure = False
             self._judge(optimizer, tracker)
@@ -193,17 +206,9 @@ class Monitor:
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
-        observed = False
-        marked = consumed.NO_TASK
-        for param, state in self._entries(optimizer, tracker):
-            if not state.handles and param.requires_grad:  # unfrozen since first seen
-                install_hooks(state, param)
-            if state.accumulations:
-                observed = True
-                if state.pass_task != marked:  # one backward pass: usually one task
-                    marked = state.pass_task
-                    consumed.mark_consumed(marked)
-            state.step_boundary(param.grad)
+        observed, tasks = close_windows(self._entries(optimizer, tracker))
+        for task in tasks:
+            consumed.mark_consumed(task)
         if not observed:
             consumed.mark_latest_consumed()
 
@@ -211,10 +216,15 @@ class Monitor:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
         optimizer = _unwrapped(optimizer)
-        site = self.last_clear = capture_site(3)
+        site = capture_site(3)
         deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
-            state.api_clear(deliberate, site)
+            if state.accumulations:
+                state.api_clear(deliberate, site)
+            else:  # nothing to discard (the usual clear, right after a step): inlined
+                state.cleared = True
+                state.judged = False
+                state.clear_site = site
 
     def optimizer_grouped(self, optimizer: torch.optim.Optimizer) -> None:
         """A param group was added (in the optimizer's constructor, usually) under the guard.
@@ -237,7 +247,7 @@ class Monitor:
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        site = self.last_clear = capture_site(3)
+        site = capture_site(3)
         known_state = self.registry.known_state
         deliberate = self._deliberate_clears > 0
         for param in module.parameters():
@@ -272,7 +282,12 @@ class Monitor:
 
     # --- judging ----------------------------------------------------------------------
 
-    def _judge(self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker) -> None:
+    def _judge(
+        self,
+        optimizer: torch.optim.Optimizer,
+        tracker: OptimizerTracker,
+        in_closure: bool = False,
+    ) -> None:
         __tracebackhide__ = True
         entries = self._entries(optimizer, tracker)
         for _, state in entries:
@@ -293,8 +308,8 @@ class Monitor:
             label=tracker.label,
             step=tracker.steps + 1,
             contract=contract,
-            last_clear=self.last_clear,
             short_window_allowed=tracker.windows.short_allowed,
+            in_closure=in_closure,
         )
         judgement = judge_step(entries, context, tracker.warned)
         if contract is not None and not judgement.violations and judgement.backward_passes:
@@ -336,8 +351,14 @@ class Monitor:
             tracker.largest_window = backward_passes
         if tracker.counted_in_step:
             return
-        event = StepEvent(tracker.label, tracker.steps + 1, backward_passes, "ok")
-        for session in self._sessions:
+        event = _new_event(StepEvent, (tracker.label, tracker.steps + 1, backward_passes, "ok"))
+        sessions = self._sessions
+        if len(sessions) == 1:  # the usual case, unrolled
+            report = sessions[0].report
+            report.steps_checked += 1
+            report.events.append(event)
+            return
+        for session in sessions:
             report = session.report
             report.steps_checked += 1
             report.events.append(event)
@@ -378,9 +399,12 @@ class Monitor:
                 _warn_at_step(finding)
         if raising and judgement.violations:
             # Judge the next step afresh even if the caller swallows the error.
-            for param, state in self._entries(context.optimizer, tracker):
-                state.step_boundary(param.grad)
+            close_windows(self._entries(context.optimizer, tracker))
             raise GradientGuardError(judgement.violations[0])
+
+
+# ``StepEvent(...)`` runs a Python ``__new__``; this builds the same tuple in C (per step).
+_new_event = tuple.__new__
 
 
 def _warn_at_step(finding: Finding) -> None:

@@ -25,10 +25,11 @@ import torch
 from torch.utils.hooks import unserializable_hook
 
 from zerograd_guard.runtime import consumed
-from zerograd_guard.runtime.sites import Site, backward_site
+from zerograd_guard.runtime.sites import Site, _last_backward, backward_site
 
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
 _current_task = consumed.current_task_function()  # called once per accumulation
+_latest = consumed.latest
 
 
 def grad_version(grad: torch.Tensor) -> int:
@@ -49,6 +50,7 @@ class ParamState:
         "boundary_version",
         "clear_site",
         "cleared",
+        "discard_later",
         "discard_site",
         "discarded",
         "discarded_clean",
@@ -56,6 +58,7 @@ class ParamState:
         "flag",
         "handles",
         "judged",
+        "later_sites",
         "leak_site",
         "leaked",
         "origin",
@@ -67,6 +70,7 @@ class ParamState:
         "provisional",
         "stepped",
         "touched",
+        "unusual",
         "window_site",
     )
 
@@ -83,41 +87,37 @@ class ParamState:
         self.reset_window()
 
     def reset_window(self) -> None:
+        """Start a new window. The fields below ``unusual`` change only off the correct
+        path (a discard, a stale start, a leak) and are reset only when it was set: this
+        runs for every parameter at every step."""
         self.judged = False
         self.accumulations = 0
         self.origin = NONE
         self.cleared = False
+        self.pending = NONE
+        self.window_site: Site | None = None  # the backward pass that opened the window
+        # The last pass of the window: its graph task, and the parameter's version then
+        # (read only while ``accumulations`` is non-zero, so never reset).
+        self.pass_task = consumed.NO_TASK
+        self.pass_version = -1
+        self.unusual = True
+        self._reset_unusual()
+
+    def _reset_unusual(self) -> None:
+        self.unusual = False
         self.discarded = 0
         self.discarded_clean = 0
         self.flag: torch.Tensor | None = None
-        self.pending = NONE
         self.pending_flag: torch.Tensor | None = None
-        self.window_site: Site | None = None  # the backward pass that opened the window
         self.discard_site: Site | None = None  # ... of the last window a clear discarded
+        self.discard_later: list[Site] | None = None  # ... and its later backward lines
+        # Other backward lines of this window than the one that opened it, in order.
+        self.later_sites: list[Site] | None = None
         # The window holds a pass another optimizer's step consumed, and a later pass.
         self.leaked = False
         self.leak_site: Site | None = None
-        # The last pass of the window: its graph task, and the parameter's version then.
-        self.pass_task = consumed.NO_TASK
-        self.pass_version = -1
 
     # --- events -------------------------------------------------------------------
-
-    def step_boundary(self, grad: torch.Tensor | None) -> None:
-        """The optimizer applied (or, on a GradScaler inf-skip, skipped) this gradient.
-
-        (The monitor marks the window's backward passes consumed.)"""
-        if grad is None:
-            self.boundary_grad = None
-            self.boundary_version = -1
-        else:
-            boundary = self.boundary_grad
-            if boundary is None or boundary() is not grad:
-                self.boundary_grad = weakref.ref(grad)
-            self.boundary_version = grad_version(grad)
-        self.stepped = True
-        self.provisional = False
-        self.reset_window()
 
     def seen_without_gradient(self) -> None:
         """Its optimizer was built under the guard while ``.grad`` was ``None``.
@@ -145,9 +145,11 @@ class ParamState:
             self.clear_site = site
         if not accumulations:
             return
+        self.unusual = True
         if not (deliberate or self._used_before_clear()):
             self.discarded += accumulations
             self.discard_site = self.window_site
+            self.discard_later = self.later_sites
             if self.origin in (CLEAN, STALE):
                 self.discarded_clean += accumulations
         self.accumulations = 0
@@ -155,6 +157,7 @@ class ParamState:
         self.flag = None
         self.leaked = False
         self.leak_site = None
+        self.later_sites = None
 
     def _used_before_clear(self) -> bool:
         if consumed.was_consumed(self.pass_task):
@@ -182,6 +185,7 @@ class ParamState:
             return UNKNOWN
         boundary = self.boundary_grad
         if boundary is not None and boundary() is grad:
+            self.unusual = True
             self.pending_flag = _CERTAIN
             return STALE
         return CLEAN
@@ -198,6 +202,10 @@ class ParamState:
     @unserializable_hook  # pickling a watched parameter must not warn about the guard
     def before_accumulation(self, incoming: torch.Tensor) -> None:
         """Pre-accumulation hook: classify what the coming accumulation lands on."""
+        if self.cleared:  # the correct path: a clear since the step (no pass since)
+            self.pending = CLEAN
+            self.touched = True
+            return
         param = self.param()
         if param is None:
             return
@@ -216,6 +224,7 @@ class ParamState:
             self.pending = UNKNOWN
         elif self.untouched_since_step(grad):
             self.pending = STALE
+            self.unusual = True
             self.pending_flag = any_nonzero(grad)
         else:
             self.pending = CLEAN
@@ -229,22 +238,77 @@ class ParamState:
         self.pending = NONE
         task = _current_task()
         if not self.accumulations:
-            consumed.latest[0] = task
+            _latest[0] = task
             if pending == NONE:
                 pending = self._origin_without_pre_hook(param.grad)
             self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
             if pending == STALE:
                 self.flag = self.pending_flag
-            self.window_site = backward_site(task)
+                self.pending_flag = None
+            self.window_site = (
+                _last_backward[1] if task == _last_backward[0] != -1 else backward_site(task)
+            )
             self.cleared = False
-        elif task != self.pass_task and consumed.was_consumed(self.pass_task):
-            self.leaked = True  # the earlier pass was another optimizer's: it stepped it
-            if self.leak_site is None:
-                self.leak_site = backward_site(task)
-        self.pending_flag = None
+        elif task != self.pass_task:  # a later backward pass of this window
+            if consumed.was_consumed(self.pass_task):
+                self.unusual = True
+                self.leaked = True  # the earlier pass was another optimizer's: it stepped it
+                if self.leak_site is None:
+                    self.leak_site = backward_site(task)
+            site = _last_backward[1] if task == _last_backward[0] != -1 else backward_site(task)
+            if site is not None and site != self.window_site:
+                later = self.later_sites
+                if later is None:
+                    self.unusual = True
+                    self.later_sites = [site]  # type: ignore[list-item]
+                elif site not in later:
+                    later.append(site)  # type: ignore[arg-type]
         self.accumulations += 1
         self.pass_task = task
         self.pass_version = param._version
+
+
+def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool, list[int]]:
+    """The optimizer applied (or, on a GradScaler inf-skip, skipped) these gradients:
+    record each one's object and version and start a new window.
+
+    Returns whether some parameter had a backward pass in the window, and the graph
+    tasks of the windows' last passes (for ``consumed``; usually one). One loop for the
+    whole step, inlined: it runs for every parameter at every step.
+    """
+    observed = False
+    tasks: list[int] = []
+    for param, state in entries:
+        if state.accumulations:
+            observed = True
+            task = state.pass_task
+            if not tasks or tasks[-1] != task:
+                tasks.append(task)
+        elif not state.handles and param.requires_grad:  # unfrozen since first seen
+            install_hooks(state, param)
+        grad = param.grad
+        if grad is None:
+            state.boundary_grad = None
+            state.boundary_version = -1
+        else:
+            boundary = state.boundary_grad
+            if boundary is None or boundary() is not grad:
+                state.boundary_grad = weakref.ref(grad)
+            try:
+                state.boundary_version = grad._version
+            except RuntimeError:  # an inference tensor (see grad_version)
+                state.boundary_version = -1
+        state.stepped = True
+        state.provisional = False
+        state.judged = False
+        state.accumulations = 0
+        state.origin = NONE
+        state.cleared = False
+        state.pending = NONE
+        state.window_site = None
+        if state.unusual:
+            state._reset_unusual()
+    return observed, tasks
 
 
 _CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing

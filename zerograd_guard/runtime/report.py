@@ -39,6 +39,12 @@ class Finding:
     step_site: Site | None = None
     backward_sites: list[Site] = field(default_factory=list)
     clear_site: Site | None = None
+    # The clears of these parameters were tracked: no ``clear_site`` means never cleared.
+    clears_known: bool = False
+
+    @property
+    def never_cleared(self) -> bool:
+        return self.clears_known and self.clear_site is None
 
     @property
     def code(self) -> str:
@@ -60,6 +66,8 @@ class Finding:
             lines.append(f"  backward:   {describe_site(site)}")
         if self.clear_site is not None:
             lines.append(f"  last clear: {describe_site(self.clear_site)}")
+        elif self.never_cleared:
+            lines.append("  last clear: never (these parameters were not cleared under the guard)")
         lines.append(f"  fix: {self.rule.fix}")
         lines.append(f"  docs: {self.rule.docs}")
         return "\n".join(lines)
@@ -75,6 +83,7 @@ class Finding:
             "step_site": site_record(self.step_site),
             "backward_sites": [site_record(site) for site in self.backward_sites],
             "clear_site": site_record(self.clear_site),
+            "never_cleared": self.never_cleared,
             "fix": self.rule.fix,
             "docs": self.rule.docs,
         }

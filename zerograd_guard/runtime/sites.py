@@ -1,5 +1,9 @@
-"""Cheap source-location capture: the first stack frame outside torch, the guard and
-known training libraries (accelerate, Lightning, opacus, transformers...).
+"""Cheap source-location capture: the first stack frame outside torch, the guard,
+known training libraries (accelerate, Lightning, opacus, transformers...) and the
+modules a user lists (an in-house trainer: ``zerograd-guard run --library NAME``,
+``pytest --zerograd-guard-library NAME``, ini ``zerograd_guard_library_modules``, or
+the ``ZEROGRAD_GUARD_LIBRARY`` environment variable, comma-separated, which guarded
+child processes inherit).
 
 A site is kept as ``(code object, line number)``: holding a code object keeps no
 locals alive (a frame would keep the whole training step's tensors). Whether a code
@@ -11,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import linecache
 import os
+import re
 import sys
 from types import CodeType
 
@@ -38,16 +43,25 @@ TRAINING_LIBRARIES = (
 )
 
 
+LIBRARY_ENV = "ZEROGRAD_GUARD_LIBRARY"
+
+
+def _module_locations(name: str) -> list[str] | None:
+    """Path prefixes of a module's files (a package's folder, a module's file), found
+    without importing it; None when no such module can be found."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return [os.path.join(location, "") for location in spec.submodule_search_locations]
+    return [spec.origin] if spec.origin and os.path.isabs(spec.origin) else []
+
+
 def _library_dirs(names: tuple[str, ...]) -> tuple[str, ...]:
-    found = []
-    for name in names:
-        try:
-            spec = importlib.util.find_spec(name)
-        except (ImportError, ValueError):
-            continue
-        for location in (spec.submodule_search_locations or []) if spec else []:
-            found.append(os.path.join(location, ""))
-    return tuple(found)
+    return tuple(path for name in names for path in _module_locations(name) or ())
 
 
 _INTERNAL_DIRS = (
@@ -61,6 +75,33 @@ _INTERNAL_DIRS = (
 # and names afresh on every lookup (microseconds for torch's long ``backward``). The
 # entry holds the code object, so its id cannot be reused by another one.
 _internal_by_id: dict[int, tuple[CodeType, bool]] = {}
+
+
+def add_library_modules(names: list[str] | tuple[str, ...]) -> list[str]:
+    """Treat these modules' frames like a training library's (sites walk out of them).
+
+    Returns the names that could not be found (the caller reports them); the others
+    take effect at once. Dotted names (``company.trainer``) are fine.
+    """
+    global _INTERNAL_DIRS
+    missing = []
+    added: list[str] = []
+    for name in (name.strip() for name in names):
+        if not name:
+            continue
+        locations = _module_locations(name)
+        if locations is None:
+            missing.append(name)
+        else:
+            added += [path for path in locations if path not in _INTERNAL_DIRS]
+    if added:
+        _INTERNAL_DIRS = (*_INTERNAL_DIRS, *added)
+        _internal_by_id.clear()
+    return missing
+
+
+def library_modules_from_environment() -> list[str]:
+    return [name for name in os.environ.get(LIBRARY_ENV, "").split(",") if name.strip()]
 
 
 def is_user_code(code: CodeType) -> bool:
@@ -89,6 +130,8 @@ def capture_site(skip: int = 1) -> Site | None:
     return None
 
 
+add_library_modules(library_modules_from_environment())  # unknown names: ignored here
+
 _last_backward: list[object] = [None, None]  # [graph task id, site]
 
 
@@ -108,25 +151,61 @@ def backward_site(task: int) -> Site | None:
 
 
 def describe_site(site: Site | None) -> str:
-    """``path:line  source text`` for a report; '?' when no user frame was on the stack."""
+    """``path:line  source text`` for a report (``In [5], line 3  text`` for a notebook
+    cell); '?' when no user frame was on the stack."""
     if site is None:
         return "? (not on a Python stack: autograd worker thread)"
     code, line = site
     text = linecache.getline(code.co_filename, line).strip()
-    where = f"{_short_path(code.co_filename)}:{line}"
+    cell = notebook_cell(code.co_filename)
+    where = (
+        f"In [{cell}], line {line}"
+        if cell is not None
+        else f"{_short_path(code.co_filename)}:{line}"
+    )
     return f"{where}  {text}" if text else where
 
 
 def site_record(site: Site | None) -> dict[str, object] | None:
-    """A JSON-ready form of a site."""
+    """A JSON-ready form of a site (with ``cell``, its execution count, in a notebook)."""
     if site is None:
         return None
     code, line = site
-    return {
+    record: dict[str, object] = {
         "file": code.co_filename,
         "line": line,
         "source": linecache.getline(code.co_filename, line).strip(),
     }
+    cell = notebook_cell(code.co_filename)
+    if cell is not None:
+        record["cell"] = cell
+    return record
+
+
+_OLD_CELL_NAME = re.compile(r"<ipython-input-(\d+)-[0-9a-f]+>")
+
+
+def notebook_cell(filename: str) -> int | None:
+    """The execution count of the IPython/Jupyter cell compiled under ``filename``.
+
+    ipykernel names a cell's code ``.../ipykernel_<pid>/<hash>.py``; IPython's compiler
+    (``get_ipython().compile``, ``IPython.core.compilerop.CachingCompiler``) keeps the
+    name-to-count map in ``_filename_map``. Older IPython put the count in the name
+    itself (``<ipython-input-5-...>``). IPython is never imported here.
+    """
+    ipython = sys.modules.get("IPython")
+    get_shell = getattr(ipython, "get_ipython", None)
+    if callable(get_shell):
+        try:
+            shell = get_shell()
+        except Exception:  # a half-initialised shell: no cell names, nothing else
+            shell = None
+        names = getattr(getattr(shell, "compile", None), "_filename_map", None)
+        number = names.get(filename) if isinstance(names, dict) else None
+        if isinstance(number, int):
+            return number
+    match = _OLD_CELL_NAME.fullmatch(filename)
+    return int(match[1]) if match else None
 
 
 def _short_path(path: str) -> str:

@@ -31,6 +31,8 @@ from zerograd_guard.runtime.report import Finding
 from zerograd_guard.runtime.sites import Site, capture_site
 from zerograd_guard.runtime.value_check import resolve_flags
 
+MAX_SITES = 8  # backward lines printed per finding
+
 
 @dataclass(slots=True)
 class Judgement:
@@ -53,8 +55,8 @@ class StepContext:
     label: str
     step: int
     contract: int | None
-    last_clear: Site | None
     short_window_allowed: bool = False  # an epoch's last window may be short (registry)
+    in_closure: bool = False  # judged after a closure evaluation (LBFGS runs it many times)
 
 
 def clean_step(entries: list[Entry], contract: int | None) -> int | None:
@@ -69,13 +71,8 @@ def clean_step(entries: list[Entry], contract: int | None) -> int | None:
     passes = 0
     for param, state in entries:
         accumulations = state.accumulations
-        if (
-            not accumulations
-            or state.origin == STALE
-            or state.discarded
-            or state.leaked
-            or param.grad is None
-        ):
+        # ``unusual``: a stale start, a discard or a leak in this window (param_state).
+        if not accumulations or state.unusual or param.grad is None:
             return None
         if accumulations > passes:
             passes = accumulations
@@ -149,9 +146,20 @@ def missing_clear(scan: StepScan, context: StepContext) -> Finding | None:
     """ZG101: a window started on the gradient the previous step applied (not all zero)."""
     if not scan.contaminated:
         return None
-    sites = _unique(state.window_site for _, state in scan.contaminated)
+    sites = _window_sites(scan.contaminated)
+    detail = (
+        "this step evaluates a closure (LBFGS evaluates it several times per step): "
+        "clear inside the closure, before loss.backward()"
+        if context.in_closure
+        else ""
+    )
     return _finding(
-        codes.MISSING_CLEAR, scan.contaminated, context, sites, _last_clear(scan.contaminated)
+        codes.MISSING_CLEAR,
+        scan.contaminated,
+        context,
+        sites,
+        _last_clear(scan.contaminated),
+        detail,
     )
 
 
@@ -287,7 +295,15 @@ def _last_clear(entries: list[Entry]) -> Site | None:
 
 
 def _window_sites(entries: list[Entry]) -> list[Site]:
-    return _unique(state.discard_site or state.window_site for _, state in entries)
+    """Every distinct backward line of these parameters' windows (the discarded one's
+    where a clear discarded it), in order."""
+    sites: list[Site | None] = []
+    for _, state in entries:
+        if state.discard_site is not None:
+            sites += [state.discard_site, *(state.discard_later or ())]
+        else:
+            sites += [state.window_site, *(state.later_sites or ())]
+    return _unique(sites)
 
 
 def _accumulated(entries: list[Entry]) -> list[Entry]:
@@ -311,6 +327,7 @@ def _finding(
         step_site=capture_site(1),
         backward_sites=backward_sites,
         clear_site=clear_site,
+        clears_known=bool(entries),
     )
 
 
@@ -319,4 +336,4 @@ def _unique(sites: object) -> list[Site]:
     for site in sites:  # type: ignore[attr-defined]
         if site is not None and site not in seen:
             seen.append(site)
-    return seen[:3]
+    return seen[:MAX_SITES]

@@ -29,7 +29,7 @@ class CrossCheck:
     def __call__(self, entries: list[verdict.Entry], contract: int | None) -> int | None:
         passes = verdict.clean_step(entries, contract)
         if passes is not None:
-            context = verdict.StepContext(self.optimizer, "check", 0, contract, None)
+            context = verdict.StepContext(self.optimizer, "check", 0, contract)
             judgement = verdict.judge_step(entries, context)
             assert judgement.violations == [] and judgement.warnings == []
             assert judgement.backward_passes == passes

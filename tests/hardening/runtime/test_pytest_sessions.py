@@ -78,7 +78,7 @@ def state():
         "patched": sorted(k for k, v in _originals().items() if BASELINE_METHODS.get(k) is not v),
         "monitor": [0, 0, 0, 0, False] if monitor is None else [
             len(monitor.sessions), len(monitor.registry.states), len(monitor.registry.trackers),
-            len(monitor.listeners), monitor.last_clear is not None,
+            len(monitor.listeners), getattr(monitor, "last_clear", None) is not None,
         ],
         "finalizers": sum(
             1 for f in list(weakref.finalize._registry)
