@@ -163,3 +163,45 @@ def test_warm_cache_and_parallel_runs_carry_the_hint(project, lint):
     assert {item["hint"] for entry in stored for item in entry["findings"]} == set(HINTS.values())
     assert _json(lint) == cold  # served from the cache
     assert _json(lint, "--no-cache", "-j", "2") == cold
+
+
+# A backward whose gradients are read, not stepped, on top of a step's (ZG101's third path).
+STALE_READ = """\
+import torch
+model = torch.nn.Linear(2, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+model(x).sum().backward()
+optimizer.step()
+model(x).sum().backward()
+print(model.weight.grad)
+"""
+
+
+def _rule_findings():
+    from zerograd_guard.lint.analyze import analyze_source
+    from zerograd_guard.lint.rules import BUILTIN_RULES
+    from zerograd_guard.lint.testing import source_of
+
+    sources = [source_of(example) for rule in BUILTIN_RULES for example in rule.INVALID]
+    return [finding for source in [*sources, STALE_READ] for finding in analyze_source(source)]
+
+
+def test_every_builtin_finding_has_its_own_hint_apart_from_its_message():
+    findings = _rule_findings()
+    assert {finding.code for finding in findings} == set(CODES)
+    for finding in findings:
+        assert finding.hint and finding.hint != CODES[finding.code].help, finding
+        assert finding.hint not in finding.message, finding
+        for advice in ("e.g. call", "; clear", "; call", "instead"):
+            assert advice not in finding.message, finding
+
+
+def test_stale_read_hint_names_the_optimizers_clear():
+    from zerograd_guard.lint.analyze import analyze_source
+
+    [finding] = analyze_source(STALE_READ)
+    assert finding.message.endswith("sees their sum, not this backward's gradients")
+    assert (
+        finding.hint
+        == "Clear the gradients right before this backward(): call `optimizer.zero_grad()`"
+    )
