@@ -3,7 +3,7 @@
 The one place that decides it, for every format: the finding's own hint (the rule's
 advice for this finding, ``Finding.hint``); else its fix's description (what
 ``--fix`` would do); else its code's generic hint from the registry
-(:mod:`zerograd_guard.codes`). None only for a plugin's code that gives neither.
+(:mod:`zerograd_guard.codes`). None only for a plugin's finding with none of them.
 """
 
 from __future__ import annotations
