@@ -22,6 +22,12 @@ flag). A clear that runs on every micro-batch before `backward()` throws away wh
 previous micro-batches accumulated, so each step sees only the last micro-batch: the
 effective batch size silently drops by a factor of `k`.
 
+The same happens when the clear runs under the step's own condition but before the
+backward (`if i % k == 0: optimizer.zero_grad()` ... `loss.backward()` ...
+`if i % k == 0: optimizer.step()`): on each stepping micro-batch it throws away the
+`k - 1` micro-batches accumulated before it. A clear at the window's first micro-batch
+(`if i % k == 0:`) with the step at its last (`if (i + 1) % k == 0:`) is right.
+
 The same happens when the clear sits after the step but outside its `if` (dedented one
 level too far): it runs on every micro-batch and throws away the gradients that were
 meant to accumulate until the window's step.
@@ -65,6 +71,23 @@ for batch in loader:
         loss.backward()
     optimizer.step()
 """,
+        """\
+for i, (x, y) in enumerate(loader):
+    if i % k == 0:
+        optimizer.zero_grad()
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if (i + 1) % k == 0:
+        optimizer.step()
+""",
+        """\
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if i % k == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+""",
     )
     INVALID = (
         """\
@@ -92,6 +115,15 @@ for i, (x, y) in enumerate(loader):
     optimizer.zero_grad()  # expect: ZG103
 """,
         """\
+for i, (x, y) in enumerate(loader):
+    if i % k == 0:
+        optimizer.zero_grad()  # expect: ZG103
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if i % k == 0:
+        optimizer.step()
+""",
+        """\
 for x, y in loader:
     with accelerator.accumulate(model):
         optimizer.zero_grad()  # expect: ZG103
@@ -114,6 +146,16 @@ for x, y in loader:
                 )
                 continue
             label = optimizer_label(key)
+            if clear in model.observations.gated_clears:
+                message = (
+                    f"clearing breaks gradient accumulation: this clear runs under the same "
+                    f"condition as {label}'s step, before the backward, so on each stepping "
+                    f"micro-batch it discards the micro-batches accumulated since the last step "
+                    f"and every step applies one"
+                )
+                hint = f"Move this clear to right after {label}'s step, under the same condition"
+                yield model.finding(self.code, message, clear.node, hint=hint)
+                continue
             message = (
                 f"clearing breaks gradient accumulation: this clear runs on every iteration of "
                 f"the loop at line {loop_line}, but {label} steps only on some, so it discards "
