@@ -29,7 +29,8 @@ from zerograd_guard._version import __version__
 from zerograd_guard.lint.findings import Edit, Finding, Fix
 
 DEFAULT_DIRNAME = ".zerograd_cache"
-_FORMAT = "1"
+# Bumped when an entry's layout changes ("2": findings carry their ``hint``).
+_FORMAT = "2"
 
 
 # Findings depend on the running Python's grammar (``fixes_apply.checkable``).
@@ -59,6 +60,7 @@ def _finding_to_json(finding: Finding) -> dict[str, Any]:
         "column": finding.column,
         "end_line": finding.end_line,
         "end_column": finding.end_column,
+        "hint": finding.hint,
         "fix": None
         if fix is None
         else {
@@ -75,6 +77,7 @@ def _finding_from_json(data: dict[str, Any]) -> Finding:
     if raw_fix is not None:
         edits = tuple(Edit(int(s), int(e), str(c)) for s, e, c in raw_fix["edits"])
         fix = Fix(str(raw_fix["description"]), edits, bool(raw_fix["safe"]))
+    hint = data["hint"]
     return Finding(
         code=str(data["code"]),
         message=str(data["message"]),
@@ -83,6 +86,7 @@ def _finding_from_json(data: dict[str, Any]) -> Finding:
         end_line=int(data["end_line"]),
         end_column=int(data["end_column"]),
         fix=fix,
+        hint=None if hint is None else str(hint),
     )
 
 

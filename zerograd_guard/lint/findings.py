@@ -39,6 +39,10 @@ class Finding:
     end_line: int
     end_column: int
     fix: Fix | None = None
+    # The advice for this finding, apart from ``message`` (what is wrong): ruff's
+    # ``help:``. None for a plugin's rule that gives none; the formats then fall back
+    # (``zerograd_guard.lint.formats.help``).
+    hint: str | None = None
 
     @property
     def sort_key(self) -> tuple[int, int, str]:

@@ -121,6 +121,7 @@ class Reported:
     cell: int | None = None
     fix: Fix | None = None
     fix_edits: tuple[LocatedEdit, ...] = ()
+    hint: str | None = None  # the finding's own advice (``Finding.hint``)
     source_line: str = ""  # the reported line's text, stripped (for SARIF fingerprints)
     # Notebooks: (line, column, end line, end column) in the notebook file's own text of
     # the JSON string holding the reported cell line (what SARIF and GitHub show).
@@ -364,7 +365,7 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
         return LocatedEdit(line, column, end_line, end_column, edit.content, cell)
 
     edits = tuple(map(located, finding.fix.edits)) if finding.fix is not None else ()
-    message = finding.message
+    message, hint = finding.message, finding.hint
     cell, line, column = None, finding.line, finding.column
     end_line, end_column = finding.end_line, finding.end_column
     file_region = None
@@ -376,6 +377,7 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
         if end_cell != cell:
             end_line, end_column = line, column
         message = program.notebook.cite_lines(message)
+        hint = program.notebook.cite_lines(hint) if hint is not None else None
         file_region = program.notebook.file_region(cell, line)
     return Reported(
         path=display,
@@ -388,6 +390,7 @@ def _locate(program: _Program, finding: Finding, display: str, lines: LineIndex)
         cell=cell,
         fix=finding.fix,
         fix_edits=edits,
+        hint=hint,
         source_line=lines.line(finding.line).strip(),
         file_region=file_region,
     )

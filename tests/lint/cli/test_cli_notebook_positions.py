@@ -40,10 +40,12 @@ def _no_joined_line(message: str) -> bool:
 def test_zg101_message_cites_the_step_in_its_cell(tmp_path, lint):
     write(tmp_path, "train.ipynb", TRAINING)
     result = lint("--format", "json", "train.ipynb")
-    [message] = _messages(result)
+    [item] = json.loads(result.out)
+    message, hint = item["message"], item["help"]
     assert "already applied at cell 5, line 4," in message
-    assert message.endswith("right after the step at cell 5, line 4")
-    assert _no_joined_line(message)
+    # the finding's own hint cites notebook lines as its message does
+    assert hint == "Call `optimizer.zero_grad()` right after the step at cell 5, line 4"
+    assert _no_joined_line(message) and _no_joined_line(hint)
     text = lint("train.ipynb").out
     assert "at cell 5, line 4" in text and "at line" not in text
 

@@ -181,7 +181,9 @@ def test_sarif_and_github_regions_are_lines_of_the_notebook_file(tmp_path, lint)
     (result,) = json.loads(lint("--format", "sarif", "nb.ipynb").out)["runs"][0]["results"]
     region = result["locations"][0]["physicalLocation"]["region"]
     assert region["startLine"] == file_line
+    hint = result["properties"].pop("help")  # issue 16: the finding's own fix hint
     assert result["properties"] == {"cell": 2, "cellLine": 3, "cellColumn": 5}
+    assert hint.startswith("Call `optimizer.zero_grad()` right after the step at cell 2, line ")
     assert "cell 2, line 3" in result["message"]["text"]
     github = lint("--format", "github", "nb.ipynb").out
     assert f"line={file_line}," in github

@@ -61,7 +61,9 @@ def test_json_has_the_documented_fields(tmp_path, lint):
     # Issue 16: the rule's name and docs URL, and the fix hint apart from the message.
     assert item["name"] == "gradients-not-cleared"
     assert item["url"].endswith("/rules/zg101/")
-    assert item["help"] == item["fix"]["description"]
+    # The finding's own hint (issue 16, message / help split), not the fix's generic wording.
+    assert item["help"] == "Call `optimizer.zero_grad()` right after the step at line 11"
+    assert item["help"] not in item["message"]
 
 
 def test_json_on_a_clean_file_is_an_empty_array(tmp_path, lint):

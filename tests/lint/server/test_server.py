@@ -110,6 +110,10 @@ def test_diagnostic_then_fix_action_clears_it(client, workspace):
     assert diagnostic["source"] == "zerograd-lint"
     assert diagnostic["range"]["start"] == {"line": BUGGY_LINE - 1, "character": BUGGY_COLUMN - 1}
     assert diagnostic["codeDescription"]["href"].endswith("/rules/zg101/")
+    # the message, then the finding's own fix hint on a second line (issue 16)
+    message, hint = diagnostic["message"].split("\n")
+    assert message.startswith("gradients are not cleared between optimizer steps: ")
+    assert hint == f"Call `optimizer.zero_grad()` right after the step at line {BUGGY_LINE + 1}"
     actions = _actions(client, path.as_uri(), diagnostic)
     [fix] = [action for action in actions if "noqa" not in action["title"]]
     assert fix["kind"] == "quickfix" and fix["isPreferred"]

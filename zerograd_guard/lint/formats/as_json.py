@@ -1,9 +1,9 @@
 """``--format json``: an array of findings, sorted like the text output.
 
 Each finding carries its rule's ``name`` and docs ``url``, and ``help`` (ruff's
-``message`` / ``help`` split): the fix's description when there is a fix, else the rule's
-fix hint (:mod:`zerograd_guard.lint.formats.help`); null only for a plugin's code
-without a fix.
+``message`` / ``help`` split): the finding's own hint, else its fix's description, else
+its code's generic hint (:mod:`zerograd_guard.lint.formats.help`); null only for a
+plugin's finding that has none of them.
 """
 
 from __future__ import annotations

@@ -2,13 +2,15 @@
 
 A pull request's diff of a notebook is its JSON text, so a notebook finding is
 annotated on the line of the JSON string holding the reported cell line, and the
-message starts with "cell C, line L".
+message starts with "cell C, line L". The fix hint
+(:mod:`zerograd_guard.lint.formats.help`) follows the message on a line of its own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.formats.paths import lossless_text
 from zerograd_guard.lint.runner import Reported
 
@@ -45,5 +47,7 @@ def render(items: Sequence[Reported], levels: Mapping[str, str]) -> str:
                 f"title={escape_property(f'zerograd-lint ({item.code})')}",
             ]
         )
-        lines.append(f"::{command} {properties}::{escape_data(cell + item.message)}\n")
+        hint = help_text(item)
+        text = cell + item.message + (f"\n{hint}" if hint else "")
+        lines.append(f"::{command} {properties}::{escape_data(text)}\n")
     return "".join(lines)

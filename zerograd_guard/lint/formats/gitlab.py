@@ -4,7 +4,9 @@ A JSON array of issues with ``description``, ``check_name``, ``fingerprint``,
 ``severity`` and ``location.path`` / ``location.lines.begin``, the subset of the
 Code Climate format GitLab reads. The fingerprint hashes the path, the code, the
 reported line's text and its occurrence, not the line number, so an issue keeps its
-identity across edits above it (as the SARIF fingerprint does).
+identity across edits above it (as the SARIF fingerprint does). The description is the
+message; the fix hint (:mod:`zerograd_guard.lint.formats.help`) is the issue's
+``content.body``, the Code Climate field for more about an issue.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.runner import Reported
 
 # Our levels -> GitLab's severities (info, minor, major, critical, blocker).
@@ -33,15 +36,17 @@ def render(items: Sequence[Reported], levels: Mapping[str, str]) -> str:
         key = (item.path, item.cell, item.code, item.source_line)
         seen[key] = seen.get(key, 0) + 1
         cell = f"cell {item.cell}: " if item.cell is not None else ""
-        issues.append(
-            {
-                "type": "issue",
-                "check_name": item.code,
-                "description": f"{item.code} {cell}{item.message}",
-                "categories": ["Bug Risk"],
-                "fingerprint": _fingerprint(item, seen[key]),
-                "severity": _SEVERITIES.get(levels.get(item.code, "error"), "major"),
-                "location": {"path": item.path, "lines": {"begin": item.line}},
-            }
-        )
+        issue: dict[str, Any] = {
+            "type": "issue",
+            "check_name": item.code,
+            "description": f"{item.code} {cell}{item.message}",
+            "categories": ["Bug Risk"],
+            "fingerprint": _fingerprint(item, seen[key]),
+            "severity": _SEVERITIES.get(levels.get(item.code, "error"), "major"),
+            "location": {"path": item.path, "lines": {"begin": item.line}},
+        }
+        hint = help_text(item)
+        if hint:
+            issue["content"] = {"body": hint}
+        issues.append(issue)
     return json.dumps(issues, indent=2, ensure_ascii=True) + "\n"

@@ -1,7 +1,9 @@
 """``--output-format junit``: JUnit XML, one test case per linted file.
 
 A file with findings is a failed test case whose ``failure`` elements list them
-(one per finding, ``path:line:col: CODE message``); a file that could not be checked
+(one per finding: the ``message`` attribute is ``CODE message``, the text
+``path:line:col: CODE message`` and the fix hint as ``help: ...`` on the next line,
+:mod:`zerograd_guard.lint.formats.help`); a file that could not be checked
 is an ``error``; a clean file is a passing case. CI systems that show test reports
 (Jenkins, GitLab, Azure) then show lint results next to the tests.
 """
@@ -11,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.etree import ElementTree
 
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.formats.text import location
 from zerograd_guard.lint.runner import FileResult
 
@@ -49,7 +52,9 @@ def render(results: Sequence[FileResult]) -> str:
             failure = ElementTree.SubElement(
                 case, "failure", message=_clean(f"{item.code} {item.message}"), type=item.code
             )
-            failure.text = _clean(f"{location(item)}: {item.code} {item.message}")
+            hint = help_text(item)
+            text = f"{location(item)}: {item.code} {item.message}"
+            failure.text = _clean(text + (f"\nhelp: {hint}" if hint else ""))
     root = ElementTree.Element("testsuites", name=SUITE_NAME)
     root.append(suite)
     ElementTree.indent(root)

@@ -12,6 +12,10 @@ Notebooks: code scanning shows the notebook's file text, so the region is the li
 (and columns) of the JSON string that holds the reported cell line; the message
 starts with "cell C, line L, column K" and ``properties`` carry ``cell``,
 ``cellLine`` and ``cellColumn``.
+
+A result's ``message.text`` says what is wrong; its fix hint (ruff's ``help:``,
+:mod:`zerograd_guard.lint.formats.help`) is the result's ``properties.help`` (SARIF
+2.1.0 gives every object a property bag; the rule's ``help`` stays the generic advice).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 
 from zerograd_guard._version import __version__
 from zerograd_guard.codes import docs_url, help_for
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.formats.paths import uri_path
 from zerograd_guard.lint.rules.base import Rule
 from zerograd_guard.lint.runner import Reported
@@ -157,12 +162,14 @@ def render(
         fixes = _fixes(item, artifact)
         if fixes:
             result["fixes"] = fixes
+        properties: dict[str, Any] = {}
+        hint = help_text(item)
+        if hint:
+            properties["help"] = hint
         if item.cell is not None:
-            result["properties"] = {
-                "cell": item.cell,
-                "cellLine": item.line,
-                "cellColumn": item.column,
-            }
+            properties.update(cell=item.cell, cellLine=item.line, cellColumn=item.column)
+        if properties:
+            result["properties"] = properties
         results.append(result)
     notifications = [
         {

@@ -59,9 +59,14 @@ class AnalyzedModule:
         return self.module.code_for_node(node)
 
     def finding(
-        self, code: str, message: str, node: cst.CSTNode, fix: Fix | None = None
+        self,
+        code: str,
+        message: str,
+        node: cst.CSTNode,
+        fix: Fix | None = None,
+        hint: str | None = None,
     ) -> Finding:
-        """A finding spanning ``node``."""
+        """A finding spanning ``node``: ``message`` says what is wrong, ``hint`` what to do."""
         span = self.positions.span(node)
         return Finding(
             code=code,
@@ -71,4 +76,5 @@ class AnalyzedModule:
             end_line=span.end_line,
             end_column=span.end_column,
             fix=fix,
+            hint=hint,
         )

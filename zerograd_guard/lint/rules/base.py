@@ -19,9 +19,11 @@ What ``check()`` receives
   steps, the ``optimizers`` (names, ``"*"`` for all) or ``modules`` it acts on;
 * ``model.observations`` — what the flow check saw (``Observations``: ``leaks``,
   ``step_statuses``, ``discards``, ``broken_windows``), keyed by events;
-* ``model.finding(code, message, node, fix=None)`` builds a ``Finding`` at a node (its
-  position is computed only then), ``model.span(node)`` / ``model.line(node)`` /
-  ``model.code(node)`` give positions and source text.
+* ``model.finding(code, message, node, fix=None, hint=None)`` builds a ``Finding`` at a
+  node (its position is computed only then); ``message`` says what is wrong and the
+  lines involved, ``hint`` the advice for this finding (shown as ``help``);
+  ``model.span(node)`` / ``model.line(node)`` / ``model.code(node)`` give positions and
+  source text.
 
 A rule yields ``Finding`` objects; it never raises for odd code (return nothing instead).
 """

@@ -229,11 +229,12 @@ for x, y in loader:
             message = (
                 f"gradients are not cleared between optimizer steps: {subject} adds onto "
                 f"gradients that {label} already applied at {step_place}, so the next step "
-                f"applies them again; clear them once per step, e.g. call "
-                f"`{_clear_call(key)}` right after the step at {step_place}"
+                f"applies them again"
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
-            yield model.finding(self.code, message, backward.node, _fix(model, backward, steps))
+            hint = f"Call `{_clear_call(key)}` right after the step at {step_place}"
+            fix = _fix(model, backward, steps)
+            yield model.finding(self.code, message, backward.node, fix, hint)
 
 
 def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
@@ -248,10 +249,10 @@ def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
         message = (
             f"gradients are not cleared between optimizer steps: nothing clears what this "
             f"backward() writes before the loop's first step at line {step_line}, so "
-            f"{label} applies it together with the first batch's gradients; clear them "
-            f"before the loop, e.g. call `{_clear_call(key)}`"
+            f"{label} applies it together with the first batch's gradients"
         )
-        yield model.finding(GradientsNotCleared.code, message, backward.node)
+        hint = f"Clear the gradients before the loop: call `{_clear_call(key)}`"
+        yield model.finding(GradientsNotCleared.code, message, backward.node, hint=hint)
 
 
 def _stale_reads(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
@@ -266,10 +267,10 @@ def _stale_reads(model: AnalyzedModule, reported: set[Event]) -> Iterator[Findin
             f"gradients are not cleared between optimizer steps: this backward() adds onto "
             f"gradients that {optimizer_label(key)} already applied at line "
             f"{model.line(step.node)}, so the read of `.grad` at line {model.line(read.node)} "
-            f"sees their sum, not this backward's gradients; clear them right before this "
-            f"backward(), e.g. call `{_clear_call(key)}`"
+            f"sees their sum, not this backward's gradients"
         )
-        yield model.finding(GradientsNotCleared.code, message, backward.node)
+        hint = f"Clear the gradients right before this backward(): call `{_clear_call(key)}`"
+        yield model.finding(GradientsNotCleared.code, message, backward.node, hint=hint)
 
 
 def _fix(model: AnalyzedModule, backward: Event, steps: set[Event]) -> Fix | None:

@@ -139,12 +139,12 @@ for x, y in loader:
             reported.add(step)
             model.positions.compute([step.node, *(clear.node for clear in clears)])
             clear = min(clears, key=lambda event: model.line(event.node))
+            clear_place = model.place(clear.node)
             message = (
-                f"the step sees no fresh gradients: the clear at {model.place(clear.node)} "
-                f"discards the "
+                f"the step sees no fresh gradients: the clear at {clear_place} discards the "
                 f"gradients of backward() before {optimizer_label(key)} steps, so this step "
-                f"applies nothing learned from the batch; clear right after the step (or before "
-                f"backward()) instead"
+                f"applies nothing learned from the batch"
             )
+            hint = f"Move the clear at {clear_place} to right after this step, or before backward()"
             fix = move_clears_after_step(model, clears, step)
-            yield model.finding(self.code, message, step.node, fix)
+            yield model.finding(self.code, message, step.node, fix, hint)

@@ -138,25 +138,31 @@ for x, y in loader:
             model.positions.compute([clear.node, loop.node])
             loop_line = model.line(loop.node)
             if clear.managed:
-                yield model.finding(self.code, _accelerate_message(clear, key), clear.node)
+                yield model.finding(
+                    self.code,
+                    _accelerate_message(clear, key),
+                    clear.node,
+                    hint="Call the prepared optimizer's `zero_grad()` right after its `step()`",
+                )
                 continue
+            label = optimizer_label(key)
             if clear in model.observations.gated_clears:
                 message = (
                     f"clearing breaks gradient accumulation: this clear runs under the same "
-                    f"condition as {optimizer_label(key)}'s step, before the backward, so on "
-                    f"each stepping micro-batch it discards the micro-batches accumulated since "
-                    f"the last step and every step applies one; clear right after the step "
-                    f"instead"
+                    f"condition as {label}'s step, before the backward, so on each stepping "
+                    f"micro-batch it discards the micro-batches accumulated since the last step "
+                    f"and every step applies one"
                 )
-                yield model.finding(self.code, message, clear.node)
+                hint = f"Move this clear to right after {label}'s step, under the same condition"
+                yield model.finding(self.code, message, clear.node, hint=hint)
                 continue
             message = (
                 f"clearing breaks gradient accumulation: this clear runs on every iteration of "
-                f"the loop at line {loop_line}, but {optimizer_label(key)} steps only on some, "
-                f"so it discards the micro-batches accumulated since the last step; clear once "
-                f"per window, right after the step"
+                f"the loop at line {loop_line}, but {label} steps only on some, so it discards "
+                f"the micro-batches accumulated since the last step"
             )
-            yield model.finding(self.code, message, clear.node)
+            hint = f"Clear once per window: right after {label} steps, under the same condition"
+            yield model.finding(self.code, message, clear.node, hint=hint)
 
 
 def _accelerate_message(clear: Event, key: str) -> str:
@@ -172,6 +178,5 @@ def _accelerate_message(clear: Event, key: str) -> str:
         )
     return (
         f"clearing breaks gradient accumulation: {what}, so it discards the micro-batches "
-        f"accumulated since {optimizer_label(key)} last stepped; call the prepared "
-        f"optimizer's `zero_grad()` right after its `step()` instead"
+        f"accumulated since {optimizer_label(key)} last stepped"
     )

@@ -99,10 +99,12 @@ for real in loader:
                 f"gradients leak across models: this backward() also writes the gradients of "
                 f"{modules}, which {label} steps; {_consumer_label(consumer)} applies this "
                 f"loss at line {model.line(consumer.node)}, and {label} applies it again with "
-                f"its own gradients at line {step_line}{when}; clear {label} right before its "
-                f"own backward, or freeze {modules} during this step"
+                f"its own gradients at line {step_line}{when}"
             )
-            yield model.finding(self.code, message, backward.node)
+            hint = (
+                f"Clear {label} right before its own backward, or freeze {modules} during this step"
+            )
+            yield model.finding(self.code, message, backward.node, hint=hint)
 
 
 def _lines(model: AnalyzedModule, pair: tuple[Event, Event]) -> tuple[int, int]:

@@ -9,6 +9,7 @@ from lsprotocol import types
 
 from zerograd_guard.codes import docs_url
 from zerograd_guard.lint.add_noqa import with_noqa
+from zerograd_guard.lint.formats.help import help_text
 from zerograd_guard.lint.runner import LocatedEdit, Reported
 
 SOURCE = "zerograd-lint"
@@ -31,12 +32,15 @@ def position(lines: Sequence[str], line: int, column: int) -> types.Position:
 
 
 def diagnostic(item: Reported, lines: Sequence[str], level: str) -> types.Diagnostic:
+    """The finding as an LSP diagnostic: its message, then its fix hint on a second line
+    (editors show a diagnostic's message whole; related information needs a location)."""
+    hint = help_text(item)
     return types.Diagnostic(
         range=types.Range(
             start=position(lines, item.line, item.column),
             end=position(lines, item.end_line, item.end_column),
         ),
-        message=item.message,
+        message=item.message + (f"\n{hint}" if hint else ""),
         severity=_SEVERITY.get(level, types.DiagnosticSeverity.Error),
         code=item.code,
         code_description=types.CodeDescription(href=docs_url(item.code)),
