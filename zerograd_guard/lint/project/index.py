@@ -116,7 +116,7 @@ def _absolute(node: ast.ImportFrom, package: str | None) -> str | None:
 def _imports(tree: ast.Module, package: str | None) -> tuple[dict[str, str], tuple[str, ...]]:
     imports: dict[str, str] = {}
     star: list[str] = []
-    for node in ast.walk(tree):
+    for node in tree.body:  # ``_import_statements``: import statements only, none nested
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
