@@ -1,8 +1,8 @@
 """The index's fast text scanners find exactly what the plain patterns they replace
 find (``zerograd_guard.lint.project.index``): the gradient markers with a literal first
-character, and the line patterns tried only on lines holding their keyword. Checked on
-generated texts built from the fragments the patterns turn on, and on every ``.py`` of
-``tests/lint`` and ``examples``."""
+character, and the line patterns (imports, loops, top-level definitions) tried only on
+lines holding their keyword. Checked on generated texts built from the fragments the
+patterns turn on, and on every ``.py`` of ``tests/lint`` and ``examples``."""
 
 from __future__ import annotations
 
@@ -27,6 +27,7 @@ PLAIN_GRADIENT = re.compile(rf"{_PLAIN_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
 PLAIN_BACKWARD = re.compile(_PLAIN_BACKWARD)
 PLAIN_LOOP = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 PLAIN_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*", re.MULTILINE)
+PLAIN_DEFINITION = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)|^class[ \t]+(\w+)", re.MULTILINE)
 
 FRAGMENTS = (
     "backward",
@@ -53,6 +54,11 @@ FRAGMENTS = (
     "async ",
     "async\tfor",
     "asyncfor",
+    "def",
+    "def ",
+    "class\t",
+    "classy ",
+    "async def ",
     "x",
     "_",
     ".",
@@ -84,6 +90,8 @@ def _check(text: str) -> None:
     assert loops == [(m.span(), m.groups()) for m in PLAIN_LOOP.finditer(text)]
     imports = _line_spans(index._IMPORT_KEYWORD, index._IMPORT_LINE, text)
     assert imports == [(m.span(), m.groups()) for m in PLAIN_IMPORT.finditer(text)]
+    definitions = _line_spans(index._DEFINITION_KEYWORD, index._TOP_DEFINITION, text)
+    assert definitions == [(m.span(), m.groups()) for m in PLAIN_DEFINITION.finditer(text)]
 
 
 @fuzz_settings(300)
@@ -101,6 +109,7 @@ def test_scanners_match_the_plain_patterns_on_generated_text(text):
         "a.backward_hook\n",
         "  async for x in y:\n    for z in w: import os\nfrom . import a  # for\n",
         "x = 1; import os\nwhile True:\n\tpass\n",
+        "class A:\n    def f(self): pass\nasync def g(): pass\ndef  h(): class_ = 1\n",
         "",
     ],
 )

@@ -144,7 +144,8 @@ _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # A top-level definition: ``def`` / ``async def`` / ``class`` at column 0.
-_TOP_DEFINITION = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)|^class[ \t]+(\w+)", re.MULTILINE)
+_TOP_DEFINITION = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)")
+_DEFINITION_KEYWORD = re.compile(r"def[ \t]|class[ \t]")
 
 
 _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*")
@@ -215,7 +216,7 @@ def index_source(
     # Without a marker of its own, a definition still reaches gradient work through the
     # names it imports (a wrapper calling an imported step).
     if marked or imports or star:
-        found = list(_TOP_DEFINITION.finditer(text))
+        found = list(_line_matches(text, _DEFINITION_KEYWORD, _TOP_DEFINITION))
         spans = _spans(text, found)
         refs = (
             [frozenset(_IDENTIFIER.findall(text, start, end)) for start, end in spans]
