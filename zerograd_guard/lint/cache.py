@@ -1,7 +1,8 @@
 """Per-file result cache.
 
 An entry holds the analyzer's findings for one analysed text. Its key is the
-SHA-256 of the text, the tool version and the effective configuration (analysis
+SHA-256 of the text, the tool version, the Python version (whether a fix can be
+checked depends on its grammar) and the effective configuration (analysis
 options and the rule set), so any change to one of them misses. Entries are
 written atomically (temporary file + rename), so concurrent runs never see a
 torn entry; an entry that cannot be read, parsed, does not carry its own key, or
@@ -19,6 +20,7 @@ import contextlib
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -30,9 +32,13 @@ DEFAULT_DIRNAME = ".zerograd_cache"
 _FORMAT = "1"
 
 
+# Findings depend on the running Python's grammar (``fixes_apply.checkable``).
+_PYTHON = "{}.{}".format(*sys.version_info[:2])
+
+
 def cache_key(text: str, config_key: str) -> str:
     digest = hashlib.sha256()
-    for part in (_FORMAT, __version__, config_key, text):
+    for part in (_FORMAT, __version__, _PYTHON, config_key, text):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()

@@ -7,6 +7,7 @@ file's own line ending. A fix is kept only if the result still parses.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import warnings
 from collections.abc import Iterable
 
@@ -52,3 +53,13 @@ def parses(text: str) -> bool:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return False
     return True
+
+
+def checkable(findings: list[Finding], text: str) -> list[Finding]:
+    """``findings`` without their fixes when ``text`` itself does not parse with the
+    running Python (newer syntax, PEP 695 ``type X = ...``): ``--fix`` cannot check a fix
+    there, so none is offered. Applied before results are cached, so a warm run does not
+    parse the file again to decide it."""
+    if any(finding.fix is not None for finding in findings) and not parses(text):
+        return [dataclasses.replace(finding, fix=None) for finding in findings]
+    return findings

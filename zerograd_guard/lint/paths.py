@@ -16,8 +16,10 @@ import os
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 
 def _normalised(pattern: str) -> str:
@@ -28,6 +30,10 @@ def _normalised(pattern: str) -> str:
 
 @lru_cache(maxsize=256)
 def compile_patterns(patterns: tuple[str, ...]) -> pathspec.PathSpec:
+    # Imported on first use: a run under no ``.gitignore`` and no exclude pattern never
+    # needs it, and importing it is a good part of a warm run's start-up.
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines([_normalised(pattern) for pattern in patterns])
 
 

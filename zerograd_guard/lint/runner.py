@@ -9,7 +9,6 @@ in the task, so ``-j N`` gives exactly the results of ``-j 1``.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import difflib
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -20,7 +19,13 @@ from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.cache import ResultCache, cache_key
 from zerograd_guard.lint.findings import Edit, Finding, Fix
-from zerograd_guard.lint.fixes_apply import applicable, apply_edits, parses, with_newline
+from zerograd_guard.lint.fixes_apply import (
+    applicable,
+    apply_edits,
+    checkable,
+    parses,
+    with_newline,
+)
 from zerograd_guard.lint.lines import LineIndex, split_lines
 from zerograd_guard.lint.noqa import (
     Suppressions,
@@ -186,7 +191,7 @@ class _Analysis:
         if self.cache_only:
             raise _NeedsAnalysis
         check_code_size(program)
-        findings = self._analyse(program)
+        findings = checkable(self._analyse(program), program)
         if self.cache is not None:
             self.cache.put(key, findings)
         return findings
@@ -458,10 +463,6 @@ def _lint(task: FileTask, cache_only: bool = False) -> FileResult:
             result.fixed_codes = fixed_codes
             result.fixes_applied = len(fixed_codes)
     kept = _visible(findings, program, task.settings.disabled)
-    if any(finding.fix is not None for finding in kept) and not parses(program.text):
-        # Newer syntax than the running Python reads (PEP 695 ``type X = ...``): --fix
-        # cannot check a fix, so none is offered.
-        kept = [dataclasses.replace(finding, fix=None) for finding in kept]
     if kept:
         lines = LineIndex(program.text)
         result.reported = [_locate(program, finding, task.display, lines) for finding in kept]

@@ -129,6 +129,12 @@ class ReachTracer:
         self.model = model
         self.module_functions = model.body.nested
         self._origins: dict[tuple[str, int], frozenset[str]] = {}
+        # ``values`` per (key, id of scope, read point): traces of a file's losses and
+        # the ``_instance`` checks ask for the same names again and again. The model does
+        # not change while it is traced, and callers only read the lists.
+        self._values: dict[
+            tuple[str, int, tuple[int, int] | None], tuple[list[_Item], bool] | None
+        ] = {}
 
     def reach(self, loss: cst.BaseExpression, function: FunctionModel) -> Reach:
         modules: set[str] = set()
@@ -203,6 +209,15 @@ class ReachTracer:
         assignment before it; one made in a branch the read is not in may not have run,
         so the earlier ones count too (not exact). Values computed under
         ``torch.no_grad()`` are cut. Without a position every value counts."""
+        memo = (key, id(scope), at)
+        if memo in self._values:
+            return self._values[memo]
+        found = self._values[memo] = self._values_of(key, scope, at)
+        return found
+
+    def _values_of(
+        self, key: str, scope: FunctionModel | None, at: tuple[int, int] | None
+    ) -> tuple[list[_Item], bool] | None:
         if key.startswith("self.") and key.count(".") == 1:
             cls = self._class_of(scope)
             if cls is None or key[5:] not in cls.attributes:

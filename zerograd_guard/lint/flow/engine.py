@@ -466,6 +466,9 @@ class FlowEngine:
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
+            if not any(state.assumptions for state in states):
+                # nothing to forget; a copy, not a rebuilt set: no state is hashed again
+                return set(states)
             return {self._kill(state, event, frame) for state in states}
         if kind == EventKind.READ:
             self._observe_read(event, states, frame)

@@ -170,9 +170,11 @@ def map_statuses(state: State, change: Callable[[Status], Status]) -> State:
 
 
 def with_entries(state: State, entries: dict[str, Status], default: Status | None = None) -> State:
+    """``state`` with ``entries`` (a dict made from ``state.entries``, values changed and
+    keys perhaps added): with no key added the dict still holds them in key order."""
     return State(
         state.default if default is None else default,
-        sorted_entries(entries),
+        tuple(entries.items()) if len(entries) == len(state.entries) else sorted_entries(entries),
         state.assumptions,
     )
 
