@@ -30,9 +30,13 @@ sys.path.insert(0, str(ROOT))
 
 from zerograd_guard.lint.analyze import analyze_source  # noqa: E402
 from zerograd_guard.lint.errors import AnalysisError  # noqa: E402
+from zerograd_guard.lint.options import DEFAULT_OPTIONS  # noqa: E402
+from zerograd_guard.lint.plugins.manager import load as plugins_load  # noqa: E402
 
 CORPUS = ROOT / "tests" / "lint" / "real_world"
 NOT_CORPUS = frozenset({"inject.py"})
+# As the command line analyses: the built-in plugins (ignite's Engine, ...) included.
+CLI_OPTIONS = plugins_load(entry_points=False).merged_into(DEFAULT_OPTIONS)
 # The same mark syntax as tests/lint/test_real_world.py.
 _EXPECT = re.compile(r"#\s*expect:\s*(ZG\d{3}(?:\s*,\s*ZG\d{3})*)")
 
@@ -95,7 +99,7 @@ def score_file(path: Path) -> FileScore:
     source = path.read_text(encoding="utf-8")
     expected = expected_findings(source)
     try:
-        actual = frozenset((f.line, f.code) for f in analyze_source(source))
+        actual = frozenset((f.line, f.code) for f in analyze_source(source, CLI_OPTIONS))
     except AnalysisError as error:
         return FileScore(path.name, expected, frozenset(), error=str(error))
     return FileScore(path.name, expected, actual)

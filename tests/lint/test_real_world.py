@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from zerograd_guard.lint.analyze import analyze_source
+from zerograd_guard.lint.options import DEFAULT_OPTIONS
+from zerograd_guard.lint.plugins.manager import load as plugins_load
 from zerograd_guard.lint.testing import expected
 
 CORPUS = Path(__file__).parent / "real_world"
@@ -51,10 +53,6 @@ KNOWN_GAPS: dict[str, str] = {
         "reference `opt` (false ZG101). `opt`'s parameters themselves are known ({model}), "
         "the returned tuple is not the cause"
     ),
-    "ignite_faq_gradient_accumulation__buggy.py": (
-        "the update function runs once per iteration under ignite's Engine, a loop the analyzer "
-        "does not see; the clear guarded like the step, before the backward, is missed (ZG103)"
-    ),
 }
 
 # Injected bugs the analyzer does not catch yet: "file.py::kind@line" -> reason.
@@ -81,9 +79,6 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {
     ),
     "td3_fujimoto.py::delete@133": "TD3.train is called once per update from main.py, not here",
     "td3_fujimoto.py::delete@144": "TD3.train is called once per update from main.py, not here",
-    "ignite_faq_gradient_accumulation__fixed.py::delete@16": (
-        "update_fn runs once per iteration under ignite's Engine, a loop the analyzer does not see"
-    ),
     "timm_test_optim.py::delete@71": (
         "the closure is bound with functools.partial before it is passed to optimizer.step, "
         "so it is not recognised as the step's closure"
@@ -96,8 +91,13 @@ def expected_findings(source: str) -> set[tuple[int, str]]:
     return set(expected(source))
 
 
+# The options the command line analyses with: the built-in plugins' contributions
+# (ignite's Engine, Trainer subclasses, ...) merged into the defaults.
+CLI_OPTIONS = plugins_load(entry_points=False).merged_into(DEFAULT_OPTIONS)
+
+
 def actual_findings(source: str) -> set[tuple[int, str]]:
-    return {(finding.line, finding.code) for finding in analyze_source(source)}
+    return {(finding.line, finding.code) for finding in analyze_source(source, CLI_OPTIONS)}
 
 
 @cache

@@ -105,6 +105,8 @@ class Observations:
     * ``discards``: (step, optimizer) -> the clears that discarded fresh gradients before it;
     * ``broken_windows``: clear -> (optimizer, loop) when the clear discarded gradients
       accumulated over earlier iterations of ``loop`` without a step (ZG103);
+    * ``gated_clears``: those of ``broken_windows`` that run under the step's own
+      accumulation condition, before the backward (not on every iteration);
     * ``cross_leaks``: (backward, optimizer) -> (step, consumer) pairs: the backward of
       another model's loss wrote into the optimizer's parameters, ``consumer`` (the other
       optimizer's step) applied it, and ``step`` applied it again with the optimizer's
@@ -123,6 +125,7 @@ class Observations:
     step_statuses: dict[tuple[Event, str], set[StatusKind]] = field(default_factory=dict)
     discards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     broken_windows: dict[Event, tuple[str, Loop]] = field(default_factory=dict)
+    gated_clears: set[Event] = field(default_factory=set)
     cross_leaks: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
     partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
     early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
@@ -187,6 +190,8 @@ class FlowEngine:
         self._made_foreign = False  # whether any Foreign status was made (fast path otherwise)
         self._loop_events: dict[int, frozenset[Event]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
+        # the conditions each clear ran under within its loop's iteration (``step_guards``)
+        self._clear_guards: dict[Event, Guards] = {}
         self.work = 0
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
         self.loops: list[tuple[Loop, _Frame, int]] = []
@@ -630,7 +635,7 @@ class FlowEngine:
         guards = self.step_guards()
         for key in targets:
             value = default if key == ALL else entries.get(key, default)
-            self._observe_step(event, key, value, guards)
+            self._observe_step(event, key, value, guards, state.assumptions)
             # a step on cleared gradients applies nothing: they stay cleared, not stale; one
             # on unknown gradients (the caller's, an unknown call's) proves nothing stale
             if type(value) in (Cleared, Discarded):
@@ -658,7 +663,9 @@ class FlowEngine:
         base = self.loops[-1][2] if self.loops else 0
         return frozenset(self.guards[base:]) if len(self.guards) > base else NO_GUARDS
 
-    def _observe_step(self, event: Event, key: str, value: Status, guards: Guards) -> None:
+    def _observe_step(
+        self, event: Event, key: str, value: Status, guards: Guards, assumptions: frozenset
+    ) -> None:
         observations = self.observations
         observations.step_statuses.setdefault((event, key), set()).add(value.kind)
         kind = type(value)
@@ -679,6 +686,42 @@ class FlowEngine:
             clear, loop = value.clear, value.loop
             if self.runs_every_iteration(loop.body, clear):
                 observations.broken_windows.setdefault(clear, (key, loop))
+            elif self._gated_like_step(clear, event, loop, guards, assumptions):
+                observations.broken_windows.setdefault(clear, (key, loop))
+                observations.gated_clears.add(clear)
+
+    def _gated_like_step(
+        self, clear: Event, step: Event, loop: Loop, guards: Guards, assumptions: frozenset
+    ) -> bool:
+        """Whether ``clear`` runs only under accumulation conditions this step also runs
+        under, taken the same way on this path (``if i % k == 0: zero_grad()`` before the
+        backward and ``if i % k == 0: step()`` after it): it runs on the stepping
+        micro-batch itself, before its backward, so it throws away the window's ``k - 1``
+        accumulated micro-batches and every step applies one (ZG103). A clear at the
+        window's start (``i % k == 0``) with the step at its end (``(i + 1) % k == 0``)
+        runs under another condition and stays unjudged here, and so does one whose
+        condition's names change between the two (``step += 1``: the same text, another
+        condition), or whose clear or step is not in the loop's own body."""
+        clear_guards = self._clear_guards.get(clear)
+        if not clear_guards or not clear_guards <= guards:
+            return False
+        taken = {atom for _, atom, _ in assumptions}
+        if not all(
+            atom is not None and atom.accumulation and atom in taken for atom in clear_guards
+        ):
+            return False
+        names = frozenset().union(*(atom.names for atom in clear_guards if atom is not None))
+        between: list[Event] | None = None
+        for event in events_of(loop.body):
+            if event is clear:
+                between = []
+            elif event is step:
+                return between is not None and not any(
+                    kill.kind == EventKind.KILL and kill.names & names for kill in between
+                )
+            elif between is not None:
+                between.append(event)
+        return False
 
     def _observe_read(self, event: Event, states: set[State], frame: _Frame) -> None:
         """A read of ``.grad`` that sees a step's applied gradients plus a later
@@ -740,6 +783,7 @@ class FlowEngine:
         entries = dict(state.entries)
         default = state.default
         everything = ALL in keys
+        self._clear_guards.setdefault(event, self.step_guards())
 
         def cleared(value: Status) -> Status:
             kind = type(value)

@@ -22,6 +22,12 @@ flag). A clear that runs on every micro-batch before `backward()` throws away wh
 previous micro-batches accumulated, so each step sees only the last micro-batch: the
 effective batch size silently drops by a factor of `k`.
 
+The same happens when the clear runs under the step's own condition but before the
+backward (`if i % k == 0: optimizer.zero_grad()` ... `loss.backward()` ...
+`if i % k == 0: optimizer.step()`): on each stepping micro-batch it throws away the
+`k - 1` micro-batches accumulated before it. A clear at the window's first micro-batch
+(`if i % k == 0:`) with the step at its last (`if (i + 1) % k == 0:`) is right.
+
 The same happens when the clear sits after the step but outside its `if` (dedented one
 level too far): it runs on every micro-batch and throws away the gradients that were
 meant to accumulate until the window's step.
@@ -65,6 +71,23 @@ for batch in loader:
         loss.backward()
     optimizer.step()
 """,
+        """\
+for i, (x, y) in enumerate(loader):
+    if i % k == 0:
+        optimizer.zero_grad()
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if (i + 1) % k == 0:
+        optimizer.step()
+""",
+        """\
+for i, (x, y) in enumerate(loader):
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if i % k == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+""",
     )
     INVALID = (
         """\
@@ -92,6 +115,15 @@ for i, (x, y) in enumerate(loader):
     optimizer.zero_grad()  # expect: ZG103
 """,
         """\
+for i, (x, y) in enumerate(loader):
+    if i % k == 0:
+        optimizer.zero_grad()  # expect: ZG103
+    loss = criterion(model(x), y) / k
+    loss.backward()
+    if i % k == 0:
+        optimizer.step()
+""",
+        """\
 for x, y in loader:
     with accelerator.accumulate(model):
         optimizer.zero_grad()  # expect: ZG103
@@ -107,6 +139,16 @@ for x, y in loader:
             loop_line = model.line(loop.node)
             if clear.managed:
                 yield model.finding(self.code, _accelerate_message(clear, key), clear.node)
+                continue
+            if clear in model.observations.gated_clears:
+                message = (
+                    f"clearing breaks gradient accumulation: this clear runs under the same "
+                    f"condition as {optimizer_label(key)}'s step, before the backward, so on "
+                    f"each stepping micro-batch it discards the micro-batches accumulated since "
+                    f"the last step and every step applies one; clear right after the step "
+                    f"instead"
+                )
+                yield model.finding(self.code, message, clear.node)
                 continue
             message = (
                 f"clearing breaks gradient accumulation: this clear runs on every iteration of "
