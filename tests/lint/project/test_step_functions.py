@@ -124,3 +124,30 @@ def test_no_fix_edits_another_module(findings, tmp_path):
     assert codes(found) == [("train.py", 7, "ZG101")]
     assert (tmp_path / "trainer/steps.py").read_text() == textwrap.dedent(STEPS)
     assert (tmp_path / "train.py").read_text() == textwrap.dedent(LOOP)
+
+
+WRAPPER = """\
+    from trainer.steps import train_step
+
+
+    def run_batch(model, batch, optimizer):
+        return train_step(model, batch, optimizer)
+    """
+
+
+def test_wrapper_module_without_gradient_words_still_leads_to_the_step(findings):
+    # ``wrapper.py`` has no backward, step or clear of its own: what makes the loop's
+    # finding is only that it imports a module that steps (what any pruning of the
+    # index to "modules that may touch gradients" must keep)
+    loop = LOOP.replace("from trainer.steps import train_step", "from wrapper import run_batch")
+    loop = loop.replace("train_step(model, batch, opt)", "run_batch(model, batch, opt)")
+    files = {
+        "trainer/__init__.py": "",
+        "trainer/steps.py": STEPS,
+        "wrapper.py": WRAPPER,
+        "unrelated.py": "def log(message):\n    print(message)\n",
+        "train.py": loop,
+    }
+    assert codes(findings(files=files)) == [("train.py", 7, "ZG101")]
+    fixed = STEPS.replace("    loss = model", "    optimizer.zero_grad()\n        loss = model")
+    assert findings(files={**files, "trainer/steps.py": fixed}) == []

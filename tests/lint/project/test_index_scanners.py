@@ -1,0 +1,124 @@
+"""The index's fast text scanners find exactly what the plain patterns they replace
+find (``zerograd_guard.lint.project.index``): the gradient markers with a literal first
+character, and the line patterns (imports, loops, top-level definitions) tried only on
+lines holding their keyword. Checked on generated texts built from the fragments the
+patterns turn on, and on every ``.py`` of ``tests/lint`` and ``examples``."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from zerograd_guard.lint.project import index
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "tests" / "lint" / "hardening"))
+
+from fuzz_budget import fuzz_settings  # noqa: E402
+
+# The patterns as first written: correct, and slow (tried at every position).
+_PLAIN_BACKWARD = r"\bbackward\s*\(|\.backward\b"
+PLAIN_GRADIENT = re.compile(rf"{_PLAIN_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
+PLAIN_BACKWARD = re.compile(_PLAIN_BACKWARD)
+PLAIN_LOOP = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
+PLAIN_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*", re.MULTILINE)
+PLAIN_DEFINITION = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)|^class[ \t]+(\w+)", re.MULTILINE)
+
+FRAGMENTS = (
+    "backward",
+    "backward(",
+    ".backward",
+    "_backward",
+    "xbackward (",
+    "é",
+    "zero_grad",
+    "zero_grads",
+    ".step",
+    ".steps",
+    ".grad",
+    "import ",
+    "import\t",
+    "importlib",
+    "from ",
+    "from . ",
+    "from .a.b ",
+    "for",
+    "for ",
+    "while",
+    "whiles",
+    "async ",
+    "async\tfor",
+    "asyncfor",
+    "def",
+    "def ",
+    "class\t",
+    "classy ",
+    "async def ",
+    "x",
+    "_",
+    ".",
+    " ",
+    "\t",
+    "\n",
+    "(",
+    ")",
+    "#",
+)
+
+texts = st.lists(st.sampled_from(FRAGMENTS), max_size=30).map("".join)
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [match.span() for match in pattern.finditer(text)]
+
+
+def _line_spans(keyword: re.Pattern[str], line: re.Pattern[str], text: str) -> list:
+    return [(match.span(), match.groups()) for match in index._line_matches(text, keyword, line)]
+
+
+def _check(text: str) -> None:
+    assert _spans(index.GRADIENT_MARKERS, text) == _spans(PLAIN_GRADIENT, text)
+    assert _spans(index.BACKWARD_MARKERS, text) == _spans(PLAIN_BACKWARD, text)
+    assert index.touches_gradients(text) == (PLAIN_GRADIENT.search(text) is not None)
+    assert index.has_backward_marker(text) == (PLAIN_BACKWARD.search(text) is not None)
+    loops = _line_spans(index._LOOP_KEYWORD, index._LOOP_LINE, text)
+    assert loops == [(m.span(), m.groups()) for m in PLAIN_LOOP.finditer(text)]
+    imports = _line_spans(index._IMPORT_KEYWORD, index._IMPORT_LINE, text)
+    assert imports == [(m.span(), m.groups()) for m in PLAIN_IMPORT.finditer(text)]
+    definitions = _line_spans(index._DEFINITION_KEYWORD, index._TOP_DEFINITION, text)
+    assert definitions == [(m.span(), m.groups()) for m in PLAIN_DEFINITION.finditer(text)]
+
+
+@fuzz_settings(300)
+@given(texts)
+def test_scanners_match_the_plain_patterns_on_generated_text(text):
+    _check(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "loss.backward()\n",
+        "backward (x)",
+        "manual_backward(loss)",
+        "a.backward_hook\n",
+        "  async for x in y:\n    for z in w: import os\nfrom . import a  # for\n",
+        "x = 1; import os\nwhile True:\n\tpass\n",
+        "class A:\n    def f(self): pass\nasync def g(): pass\ndef  h(): class_ = 1\n",
+        "",
+    ],
+)
+def test_scanners_match_the_plain_patterns_on_examples(text):
+    _check(text)
+
+
+def test_scanners_match_the_plain_patterns_on_the_repository_files():
+    files = [*(ROOT / "tests" / "lint").rglob("*.py"), *(ROOT / "examples").rglob("*.py")]
+    assert len(files) > 100
+    for path in files:
+        _check(path.read_text(encoding="utf-8", errors="replace"))
