@@ -1,9 +1,10 @@
-"""Whether the script's last write to stdout/stderr left the cursor mid-line.
+"""Whether the script's writes to stdout/stderr left a progress bar's line open.
 
 A progress bar redraws one line with ``\\r`` and no newline; a report written after it
 would start at the end of the bar. While the script runs, ``sys.stdout`` and
-``sys.stderr`` are wrapped by a pass-through that only remembers the last character
-written (every other attribute is the stream's own).
+``sys.stderr`` are wrapped by a pass-through that only remembers whether a ``\\r`` was
+written since the last ``\\n`` (every other attribute is the stream's own). Other text
+left without a newline (``print(..., end="")``) is not a bar and gets no blank line.
 """
 
 from __future__ import annotations
@@ -15,10 +16,17 @@ from typing import Any, TextIO
 
 
 class _Tail:
-    """The last character written through either wrapped stream."""
+    """Whether a ``\\r`` was written through either wrapped stream since the last ``\\n``."""
 
     def __init__(self) -> None:
-        self.last = "\n"
+        self.bar_open = False
+
+    def saw(self, text: str) -> None:
+        newline = text.rfind("\n")
+        if newline >= 0:
+            self.bar_open = "\r" in text[newline + 1 :]
+        elif "\r" in text:
+            self.bar_open = True
 
 
 class _TrackedStream:
@@ -27,10 +35,12 @@ class _TrackedStream:
         self._zerograd_tail = tail
 
     def write(self, text: str) -> int:
-        written = self._zerograd_stream.write(text)
-        if text:
-            self._zerograd_tail.last = text[-1]
-        return written
+        # Remember before writing: once the text is out (an unbuffered pipe), a reader may
+        # answer with Ctrl-C at once, and a KeyboardInterrupt between the write and the
+        # bookkeeping would leave a stale "mid-line" behind (a blank line before the report).
+        if isinstance(text, str):
+            self._zerograd_tail.saw(text)
+        return self._zerograd_stream.write(text)
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
@@ -44,14 +54,14 @@ class _TrackedStream:
 
 
 class TerminalTail:
-    """``mid_line``: the last write through stdout or stderr did not end a line."""
+    """``mid_line``: a progress bar's line (``\\r`` since the last ``\\n``) is still open."""
 
     def __init__(self) -> None:
         self._tail = _Tail()
 
     @property
     def mid_line(self) -> bool:
-        return self._tail.last not in ("\n", "")
+        return self._tail.bar_open
 
     @contextmanager
     def tracking(self) -> Iterator[TerminalTail]:

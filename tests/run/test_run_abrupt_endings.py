@@ -148,6 +148,20 @@ def test_summary_adds_no_blank_line_after_a_finished_line(
     assert "100%\nzerograd-guard: 2 optimizer steps checked" in err
 
 
+def test_summary_adds_no_blank_line_after_text_that_is_not_a_bar(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only a ``\\r`` since the last newline is a bar's open line; a prompt-like
+    ``end=""`` or a bar already ended with a newline is not."""
+    script = write_script(
+        tmp_path,
+        'train(2)\nsys.stderr.write("\\repoch 1: 100%\\n")\n'
+        'print("done", end="", file=sys.stderr)\n',
+    )
+    _, _, err = run(capsys, str(script))
+    assert "donezerograd-guard: 2 optimizer steps checked" in err, err
+
+
 IN_HOUSE_TRAINER = """
 def fit(model, optimizer, x, steps):
     for _ in range(steps):
