@@ -30,13 +30,12 @@ sys.path.insert(0, str(ROOT))
 
 from zerograd_guard.lint.analyze import analyze_source  # noqa: E402
 from zerograd_guard.lint.errors import AnalysisError  # noqa: E402
-from zerograd_guard.lint.options import DEFAULT_OPTIONS  # noqa: E402
-from zerograd_guard.lint.plugins.manager import load as plugins_load  # noqa: E402
+from zerograd_guard.lint.plugins.manager import builtin_options  # noqa: E402
 
 CORPUS = ROOT / "tests" / "lint" / "real_world"
 NOT_CORPUS = frozenset({"inject.py"})
 # As the command line analyses: the built-in plugins (ignite's Engine, ...) included.
-CLI_OPTIONS = plugins_load(entry_points=False).merged_into(DEFAULT_OPTIONS)
+CLI_OPTIONS = builtin_options()
 # The same mark syntax as tests/lint/test_real_world.py.
 _EXPECT = re.compile(r"#\s*expect:\s*(ZG\d{3}(?:\s*,\s*ZG\d{3})*)")
 

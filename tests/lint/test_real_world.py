@@ -20,8 +20,7 @@ from pathlib import Path
 import pytest
 
 from zerograd_guard.lint.analyze import analyze_source
-from zerograd_guard.lint.options import DEFAULT_OPTIONS
-from zerograd_guard.lint.plugins.manager import load as plugins_load
+from zerograd_guard.lint.plugins.manager import builtin_options
 from zerograd_guard.lint.testing import expected
 
 CORPUS = Path(__file__).parent / "real_world"
@@ -93,7 +92,7 @@ def expected_findings(source: str) -> set[tuple[int, str]]:
 
 # The options the command line analyses with: the built-in plugins' contributions
 # (ignite's Engine, Trainer subclasses, ...) merged into the defaults.
-CLI_OPTIONS = plugins_load(entry_points=False).merged_into(DEFAULT_OPTIONS)
+CLI_OPTIONS = builtin_options()
 
 
 def actual_findings(source: str) -> set[tuple[int, str]]:

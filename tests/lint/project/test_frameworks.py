@@ -8,11 +8,10 @@ import pytest
 
 from zerograd_guard.lint.analyze import analyze_source
 from zerograd_guard.lint.cli import main
-from zerograd_guard.lint.options import DEFAULT_OPTIONS
 from zerograd_guard.lint.plugins.frameworks import BUILTIN_PLUGINS
-from zerograd_guard.lint.plugins.manager import load
+from zerograd_guard.lint.plugins.manager import builtin_options
 
-OPTIONS = load(entry_points=False).merged_into(DEFAULT_OPTIONS)
+OPTIONS = builtin_options()
 
 # (name, flagged source with `# expect:` marks, accepted source)
 EXAMPLES = {

@@ -783,7 +783,8 @@ class FlowEngine:
         entries = dict(state.entries)
         default = state.default
         everything = ALL in keys
-        self._clear_guards.setdefault(event, self.step_guards())
+        if event not in self._clear_guards:  # step_guards() builds a set: once per clear
+            self._clear_guards[event] = self.step_guards()
 
         def cleared(value: Status) -> Status:
             kind = type(value)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from zerograd_guard.lint.options import AnalysisOptions, IterationFunction
+from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions, IterationFunction
 from zerograd_guard.lint.plugins import ENTRY_POINT_GROUP, PROJECT_NAME, hookspecs
 from zerograd_guard.lint.plugins.frameworks import BUILTIN_PLUGINS
 
@@ -117,3 +117,10 @@ def load(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Con
     except Exception as exc:
         detail = " ".join(str(exc).split())
         raise PluginError(f"error: a plugin failed: {type(exc).__name__}: {detail}") from None
+
+
+def builtin_options() -> AnalysisOptions:
+    """The default options with the built-in plugins' contributions merged in (ignite's
+    ``Engine``, ``Trainer`` subclasses, ...) and no installed plugin: what the command
+    line analyses with on a machine without third-party plugins."""
+    return load(entry_points=False).merged_into(DEFAULT_OPTIONS)
