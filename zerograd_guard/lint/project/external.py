@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.project.graph import Project, Target
+from zerograd_guard.lint.project.graph import MAX_DEPTH, Project, Target
 from zerograd_guard.lint.project.index import ModuleEntry
 from zerograd_guard.lint.sourcefile import SourceError, decode_python, read_bytes
 
@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.model.program import ModuleModel
 
 MAX_LOADED = 256  # other modules' models kept per process
-# How far calls are followed from the analysed file: into a definition it imports (1),
-# from there into another (2); calls in definitions loaded deeper stay unknown.
-MAX_DEPTH = 2
 # Definitions longer than this stay unknown: parsing a framework's main class (tens of
 # thousands of lines' worth of methods) for one call costs more than the run itself.
 MAX_DEFINITION_CHARS = 24_000
@@ -156,7 +153,9 @@ class ProjectLookup:
             if found is None or not found.attribute or found.entry.path in self.blocked:
                 return None
             target = found
-        if not project.reaches(target.entry, target.attribute[0], "touches"):
+        if not project.reaches(
+            target.entry, target.attribute[0], "touches", within=MAX_DEPTH - self.depth - 1
+        ):
             return None  # cannot touch gradients: the call stays as harmless as today
         definition = target.entry.definitions[target.attribute[0]]
         if definition.end - definition.start > MAX_DEFINITION_CHARS:

@@ -14,10 +14,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zerograd_guard.lint.project.index import ModuleEntry
+from zerograd_guard.lint.project.index import Definition, ModuleEntry
 from zerograd_guard.lint.project.layout import absolute
 
 MAX_CHAIN = 12  # re-export hops followed when resolving one name
+# How far calls are followed from the analysed file: into a definition it imports (1),
+# from there into another (2); calls in definitions loaded deeper stay unknown.
+MAX_DEPTH = 2
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class Project:
             parent = name.rpartition(".")[0]
             if parent:
                 self._submodules.setdefault(parent, []).append(entry)
-        self._flags: dict[str, set[tuple[str, str]]] | None = None
+        self._levels: dict[str, dict[tuple[str, str], int]] | None = None
 
     # -- resolution ---------------------------------------------------------------------
 
@@ -157,60 +160,101 @@ class Project:
 
     # -- what may touch gradients ---------------------------------------------------------
 
-    def reaches(self, entry: ModuleEntry, name: str, flag: str = "backward") -> bool:
+    def reaches(
+        self, entry: ModuleEntry, name: str, flag: str = "backward", within: int = MAX_DEPTH - 1
+    ) -> bool:
         """Whether definition ``name`` of ``entry`` may run a backward (``flag ==
-        "backward"``) or touch gradients at all (``"touches"``): its own text says so, or
-        it refers to a linted definition that may."""
-        if self._flags is None:
-            self._flags = self._propagate()
-        return (entry.path, name) in self._flags[flag]
+        "backward"``), clear or step (``"steps"``) or touch gradients at all
+        (``"touches"``) in what the analysis
+        follows: its own text says so (0 calls away), or it calls a linted definition that
+        may, at most ``within`` calls further. Beyond ``MAX_DEPTH`` calls from the analysed
+        file the analysis leaves calls unknown, so a definition that reaches gradient work
+        only deeper than that can change nothing where it is called: loading it (or
+        analysing a loop that calls it) is cost without a possible finding."""
+        if self._levels is None:
+            self._levels = self._propagate()
+        level = self._levels[flag].get((entry.path, name))
+        return level is not None and level <= within
 
-    def _propagate(self) -> dict[str, set[tuple[str, str]]]:
-        """Both flags for every definition at once, as a fixpoint over the references
-        (computed whole, so the answer never depends on the order of the questions).
-        A backward reached only through a class does not spread to the code that names
-        the class (a type hint naming ``LightningModule`` runs no backward); which of its
-        methods a file calls is checked in ``calls_backward_elsewhere``."""
-        users: dict[tuple[str, str], list[tuple[str, str]]] = {}
-        flags: dict[str, set[tuple[str, str]]] = {"backward": set(), "touches": set()}
+    def _propagate(self) -> dict[str, dict[tuple[str, str], int]]:
+        """Both flags for every definition at once: the fewest calls from it to a
+        definition whose own text has the marker (a breadth-first search backwards over
+        the references, computed whole, so the answer never depends on the order of the
+        questions). A backward reached only through a class does not spread to the code
+        that names the class (a type hint naming ``LightningModule`` runs no backward);
+        which of its methods a file calls is checked in ``calls_elsewhere``. Nor does
+        gradient work of a class spread to a definition that only names it (a type hint,
+        ``isinstance``): only to one that calls it or derives from it."""
+        users: dict[tuple[str, str], list[tuple[tuple[str, str], bool]]] = {}
+        levels: dict[str, dict[tuple[str, str], int]] = {
+            flag: {} for flag in ("backward", "steps", "touches")
+        }
         for entry in self.entries.values():
             for name, definition in entry.definitions.items():
                 node = (entry.path, name)
-                for flag in flags:
+                for flag, found in levels.items():
                     if getattr(definition, flag):
-                        flags[flag].add(node)
-                for used in self._used(entry, name, definition.refs):
-                    users.setdefault(used, []).append(node)
-        for flag, found in flags.items():
-            pending = list(found)
-            while pending:
-                used = pending.pop()
-                if flag == "backward" and self._is_class(used):
-                    continue
-                for user in users.get(used, ()):
-                    if user not in found:
-                        found.add(user)
-                        pending.append(user)
-        return flags
+                        found[node] = 0
+                for used, local in self._used(entry, name, definition):
+                    runs = local is None or local in definition.calls or not self._is_class(used)
+                    users.setdefault(used, []).append((node, runs))
+        for flag, found in levels.items():
+            frontier = list(found)
+            level = 0
+            while frontier and level < MAX_DEPTH - 1:
+                level += 1
+                reached = []
+                for used in frontier:
+                    if flag == "backward" and self._is_class(used):
+                        continue
+                    for user, runs in users.get(used, ()):
+                        if runs and user not in found:
+                            found[user] = level
+                            reached.append(user)
+                frontier = reached
+        return levels
 
     def _is_class(self, node: tuple[str, str]) -> bool:
         return self.entries[node[0]].definitions[node[1]].backward_methods is not None
 
     def _used(
-        self, entry: ModuleEntry, name: str, refs: frozenset[str]
-    ) -> Iterable[tuple[str, str]]:
-        for ref in refs:
+        self, entry: ModuleEntry, name: str, definition: Definition
+    ) -> Iterable[tuple[tuple[str, str], str | None]]:
+        """The linted definitions ``definition`` refers to, each with the name it is
+        called by there (``Definition.calls``; None: it may be used in any way)."""
+        for ref in definition.refs:
             if ref in entry.definitions:
                 if ref != name:
-                    yield (entry.path, ref)
+                    yield (entry.path, ref), ref
             elif ref in entry.imports:
                 target = self.resolve_local(entry, ref)
                 if target is None:
                     continue
                 if target.attribute:
-                    yield (target.entry.path, target.attribute[0])
-                else:
-                    yield from ((target.entry.path, other) for other in target.entry.definitions)
+                    yield (target.entry.path, target.attribute[0]), ref
+                else:  # a module: what its chains reach (one only passed on stays unknown)
+                    yield from self._reached_through(entry, ref, definition.import_uses)
+
+    @staticmethod
+    def _all_of(entry: ModuleEntry) -> Iterable[tuple[tuple[str, str], str | None]]:
+        return (((entry.path, other), None) for other in entry.definitions)
+
+    def _reached_through(
+        self, entry: ModuleEntry, module: str, uses: frozenset[str]
+    ) -> Iterable[tuple[tuple[str, str], str | None]]:
+        """The definitions a definition reaches through the imported module name
+        ``module``, by its ``module.attr...`` chains (a submodule named whole: all of it)."""
+        prefix = module + "."
+        for use in uses:
+            if not use.startswith(prefix):
+                continue
+            target = self.resolve_local(entry, use)
+            if target is None:
+                continue
+            if target.attribute:
+                yield (target.entry.path, target.attribute[0]), use.rpartition(".")[2]
+            else:
+                yield from self._all_of(target.entry)
 
     def _target_reaches(self, target: Target, flag: str) -> bool:
         if target.attribute:
@@ -249,12 +293,13 @@ class Project:
             for submodule in self._submodules.get(name, ())
         )
 
-    def calls_backward_elsewhere(self, entry: ModuleEntry) -> bool:
+    def calls_elsewhere(self, entry: ModuleEntry, flag: str = "backward") -> bool:
         """Whether ``entry`` uses an imported name that resolves to a linted function (or
-        module) that may run a backward, or to a class with a method whose text has one
-        and that the file calls (``.name(``): what a file without a backward of its own
-        needs for a finding. Narrower than what the analysis can follow (a class's
-        method reaching a backward through a helper): such a file is not analysed."""
+        module) that may run a backward (``flag``: or step), or to a class with a method
+        whose text has one and that the file calls (``.name(``; for a step, any of the
+        class's text): what a file without a backward of its own needs for a finding.
+        Narrower than what the analysis can follow (a class's method reaching a backward
+        through a helper): such a file is not analysed."""
         for local in entry.imports:
             if local not in entry.references:
                 continue
@@ -263,11 +308,11 @@ class Project:
                 continue
             if target.attribute:
                 # a function must be called in a loop; a class may be built anywhere,
-                # its method is called in a loop (``_definition_runs_backward``)
+                # its method is called in a loop (``_definition_does``)
                 is_class = target.entry.definitions[target.attribute[0]].backward_methods
                 if is_class is None and local not in entry.loop_references:
                     continue
-                if self._definition_runs_backward(entry, target):
+                if self._definition_does(entry, target, flag):
                     return True
                 continue
             # a module: what the file reaches through it (``pl.LightningModule``)
@@ -279,15 +324,15 @@ class Project:
                     found is not None
                     and found.attribute
                     and found.entry is not entry
-                    and self._definition_runs_backward(entry, found)
+                    and self._definition_does(entry, found, flag)
                 ):
                     return True
         return False
 
-    def _definition_runs_backward(self, entry: ModuleEntry, target: Target) -> bool:
+    def _definition_does(self, entry: ModuleEntry, target: Target, flag: str) -> bool:
         definition = target.entry.definitions[target.attribute[0]]
-        if definition.backward_methods is None:
-            return self.reaches(target.entry, target.attribute[0], "backward")
+        if definition.backward_methods is None or flag != "backward":
+            return self.reaches(target.entry, target.attribute[0], flag)
         methods = definition.backward_methods
         if len(target.attribute) > 1:
             methods = methods & {target.attribute[1]}
@@ -370,7 +415,14 @@ class Project:
         entry = self.entries.get(str(absolute(path)))
         if entry is None:
             return None
-        candidate = not entry.backward and entry.has_loop and self.calls_backward_elsewhere(entry)
+        # every finding needs a step in the loop's iteration: in the file's own text or in
+        # what it calls
+        candidate = (
+            not entry.backward
+            and entry.has_loop
+            and self.calls_elsewhere(entry, "backward")
+            and (entry.steps or self.calls_elsewhere(entry, "steps"))
+        )
         return ProjectContext(
             path=entry.path,
             key=self._closure_key(entry),

@@ -33,13 +33,18 @@ from functools import lru_cache
 # every position, ~9x faster on real trees. Same matches as ``\bbackward\s*\(|...``
 # (``tests/lint/project/test_index_markers.py``).
 _BACKWARD = r"backward(?<!\wbackward)\s*\(|\.backward\b"
-GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
+_STEP = r"zero_grad\b|\.step\b|\.grad\b"
+GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|{_STEP}")
 BACKWARD_MARKERS = re.compile(_BACKWARD)
+# Text that may clear, step or update by hand (every finding needs a step); the
+# gradient markers without the backward.
+STEP_MARKERS = re.compile(_STEP)
 # A literal each alternative of the patterns above needs. Python's ``re`` tries every
 # position for a pattern that does not start with a literal; a substring test first
 # (C speed) rules out most texts and definitions without running the regex at all.
 _GRADIENT_LITERALS = ("backward", "zero_grad", ".step", ".grad")
 _BACKWARD_LITERAL = "backward"
+_STEP_LITERALS = ("zero_grad", ".step", ".grad")
 
 
 def touches_gradients(text: str) -> bool:
@@ -47,6 +52,33 @@ def touches_gradients(text: str) -> bool:
     if not any(literal in text for literal in _GRADIENT_LITERALS):
         return False
     return GRADIENT_MARKERS.search(text) is not None
+
+
+# Comments and string literals (prefixes need no match: the quotes start the literal), in
+# the order a tokenizer meets them, so a quote inside a comment or a ``#`` inside a string
+# is consumed by the token that holds it. An f-string's replacement fields go with it:
+# that only hides a marker (the definition is then left unknown, never judged wrongly).
+_NON_CODE = re.compile(
+    r"#[^\r\n]*"
+    r'|"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\r\n]|\\.)*"'
+    r"|'(?:[^'\\\r\n]|\\.)*'",
+    re.DOTALL,
+)
+
+
+def code_only(text: str) -> str:
+    """``text`` with its comments and string literals blanked (each replaced by a space):
+    the gradient markers of a docstring or a comment are not code."""
+    return _NON_CODE.sub(" ", text)
+
+
+def has_step_marker(text: str) -> bool:
+    """``STEP_MARKERS`` occurs in ``text``."""
+    if not any(literal in text for literal in _STEP_LITERALS):
+        return False
+    return STEP_MARKERS.search(text) is not None
 
 
 def has_backward_marker(text: str) -> bool:
@@ -57,11 +89,18 @@ def has_backward_marker(text: str) -> bool:
 @dataclass(frozen=True)
 class Definition:
     """A top-level function or class: whether its text mentions gradient work
-    (``touches`` / ``backward``) and the module-level names it refers to."""
+    (``touches``; ``backward``; ``steps``: a clear, step or hand-written update) and the
+    module-level names it refers to."""
 
     touches: bool
     backward: bool
     refs: frozenset[str]
+    steps: bool = False
+    # its ``name.attr...`` chains on the imported names among ``refs``: an imported module
+    # refers to the definitions its chains reach, not to every one of the module
+    import_uses: frozenset[str] = frozenset()
+    # the names among ``refs`` it calls (``name(``, ``x.name(``) or, a class, derives from
+    calls: frozenset[str] = frozenset()
     # a class: its methods whose own text has a backward (None: not a class)
     backward_methods: frozenset[str] | None = None
     start: int = 0  # the definition's text: [start, end) of the file, from line ``line``
@@ -83,6 +122,7 @@ class ModuleEntry:
     digest: str
     is_package: bool = False
     backward: bool = False  # the text may hold a backward call (the per-file pre-filter)
+    steps: bool = False  # the text has a step marker (``STEP_MARKERS``)
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
     definitions: dict[str, Definition] = field(default_factory=dict)
@@ -143,6 +183,11 @@ _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# A dotted chain, not the module an import statement inside a definition names (``from
+# torch import nn``: what that binds is used by its own name).
+_IMPORT_USE = re.compile(r"(?<![\w.])(?<!import )(?<!from )[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
+_CLASS_HEADER = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
 # A top-level definition: ``def`` / ``async def`` / ``class`` at column 0.
 _TOP_DEFINITION = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)")
 _DEFINITION_KEYWORD = re.compile(r"def[ \t]|class[ \t]")
@@ -223,16 +268,22 @@ def index_source(
             if marked or star
             else _shared_names(text, spans, imports)
         )
+        uses = _import_uses(text, spans, refs, imports)
         line, counted = 1, 0
-        for match, (start, end), used in zip(found, spans, refs, strict=True):
+        for match, (start, end), used, imported in zip(found, spans, refs, uses, strict=True):
             line += text.count("\n", counted, start)
             counted = start
             segment = text[start:end] if marked else ""
             extra = any(marker in segment for marker in markers)
+            if not extra and touches_gradients(segment):
+                segment = code_only(segment)  # not "call ``Tensor.backward()``" in a docstring
             definitions[match[1] or match[2]] = Definition(
                 touches=extra or touches_gradients(segment),
                 backward=extra or has_backward_marker(segment),
                 refs=used,
+                steps=extra or has_step_marker(segment),
+                import_uses=imported,
+                calls=_calls(text, start, end, bool(match[2]), None if marked or star else used),
                 backward_methods=_backward_methods(segment, extra) if match[2] else None,
                 start=start,
                 end=end,
@@ -244,6 +295,7 @@ def index_source(
         digest=digest,
         is_package=is_package,
         backward=backward,
+        steps=bool(marked) and (bool(markers) or has_step_marker(text)),
         imports=imports,
         star=star,
         definitions=definitions,
@@ -282,6 +334,42 @@ def _shared_names(
         frozenset(name for name in names if text.find(name, start, end) >= 0)
         for start, end in spans
     ]
+
+
+def _calls(
+    text: str, start: int, end: int, is_class: bool, among: frozenset[str] | None
+) -> frozenset[str]:
+    """The names a definition's text calls, and a class's bases (by name); ``among``: only
+    which of these names it calls (``name(``, a cheap test for a few names)."""
+    if among is None:
+        called = set(_CALLED.findall(text, start, end))
+    else:
+        called = {name for name in among if text.find(f"{name}(", start, end) >= 0}
+    if is_class:
+        header = _CLASS_HEADER.match(text, start, end)
+        if header is not None:
+            called.update(_IDENTIFIER.findall(header[1]))
+    return frozenset(called)
+
+
+def _import_uses(
+    text: str,
+    spans: list[tuple[int, int]],
+    refs: list[frozenset[str]],
+    imports: dict[str, str],
+) -> list[frozenset[str]]:
+    """For each span, its ``name.attr...`` chains on the imported names it refers to
+    (``Definition.import_uses``; one in a comment or string only over-approximates)."""
+    names = frozenset(imports)
+    uses: list[frozenset[str]] = []
+    for (start, end), used in zip(spans, refs, strict=True):
+        imported = used & names
+        if not imported:
+            uses.append(frozenset())
+            continue
+        chains = set(_IMPORT_USE.findall(text, start, end))
+        uses.append(frozenset(c for c in chains if c.partition(".")[0] in imported))
+    return uses
 
 
 def _loop_bodies(text: str) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "4"
+_FORMAT = "6"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -34,6 +34,8 @@ def _to_json(entry: ModuleEntry) -> dict[str, Any]:
         data[key] = sorted(data[key])
     for definition in data["definitions"].values():
         definition["refs"] = sorted(definition["refs"])
+        definition["import_uses"] = sorted(definition["import_uses"])
+        definition["calls"] = sorted(definition["calls"])
         if definition["backward_methods"] is not None:
             definition["backward_methods"] = sorted(definition["backward_methods"])
     return data
@@ -45,6 +47,9 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
             touches=bool(item["touches"]),
             backward=bool(item["backward"]),
             refs=frozenset(item["refs"]),
+            steps=bool(item["steps"]),
+            import_uses=frozenset(item["import_uses"]),
+            calls=frozenset(item["calls"]),
             backward_methods=None
             if item["backward_methods"] is None
             else frozenset(item["backward_methods"]),
@@ -60,6 +65,7 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
         digest=str(data["digest"]),
         is_package=bool(data["is_package"]),
         backward=bool(data["backward"]),
+        steps=bool(data["steps"]),
         imports={str(k): str(v) for k, v in data["imports"].items()},
         star=tuple(data["star"]),
         definitions=definitions,
