@@ -66,7 +66,9 @@ import ast
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
 
 from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
 from zerograd_guard.lint.options import AnalysisOptions
@@ -78,6 +80,10 @@ DEFINED = re.compile(r"(?<!\w)(?:def|class)\s+([^\W\d]\w*)")
 GLOBAL = re.compile(r"(?<!\w)(?:global|nonlocal)\s+([^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*)")
 WALRUS = re.compile(r"([^\W\d]\w*)\s*:=")
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# ``a.b.c``: an attribute chain on a name, however it is spaced or broken across lines
+# (``SPACE`` taken out, it is the dotted name ``ast`` reads)
+CHAIN = re.compile(r"(?<![\w.])[^\W\d]\w*(?:[\s\\]*\.[\s\\]*[^\W\d]\w*)+")
+SPACE = re.compile(r"[\s\\]+")
 NOT_LINE_BREAK = re.compile(r"[^\r\n]+")
 # Below this many characters a file is analysed whole: libcst takes at most ~50 ms on
 # it, while splitting costs ~20% of a libcst parse on every such file (``ast.parse`` and
@@ -106,6 +112,7 @@ class Statement:
     seeded: bool
     # (alias, what it names) of its imports; what ``import a.b`` binds names ``a`` only
     imports: tuple[tuple[str, str], ...] = ()
+    nodes: tuple[ast.stmt, ...] = field(default=(), repr=False, compare=False)
 
 
 def _target_words(node: ast.AST) -> set[str]:
@@ -135,8 +142,8 @@ def _module_bindings(node: ast.stmt, out: set[str]) -> None:
         for handler in node.handlers:
             if handler.name:
                 out.add(handler.name)
-    for field in ("body", "orelse", "finalbody", "handlers"):
-        for child in getattr(node, field, ()):
+    for block in ("body", "orelse", "finalbody", "handlers"):
+        for child in getattr(node, block, ()):
             if isinstance(child, ast.ExceptHandler):
                 for inner in child.body:
                     _module_bindings(inner, out)
@@ -192,6 +199,7 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
         carriers=frozenset(provides),
         seeded=has_backward_call(segment, names) and _seeded(nodes, names),
         imports=tuple(imports),
+        nodes=tuple(nodes),
     )
 
 
@@ -256,17 +264,39 @@ def select_statements(
     return kept
 
 
+class Use(Enum):
+    """Which uses of an imported name (or chain) may reach a backward elsewhere."""
+
+    ANY = "any"  # any use: a function
+    RUNS = "runs"  # a call, a base class, an attribute read: a class (or its method)
+
+
+class ProjectSeeds(Protocol):
+    """The analysed file's imports sorted by how a use may reach a backward in another
+    linted module (``project.seeds.ImportSeeds``)."""
+
+    functions: frozenset[str]  # any use
+    classes: frozenset[str]  # a call, a base class, an attribute read
+    modules: frozenset[str]  # by their ``module.a.b`` chains
+
+    def chain(self, dotted: str) -> Use | None: ...
+
+
 def uses_project_imports(
-    statements: Sequence[Statement], backward_imports: frozenset[str] | None = None
+    statements: Sequence[Statement],
+    seeds: ProjectSeeds | None = None,
+    text: str = "",
+    starts: Sequence[int] = (),
 ) -> Callable[[Statement], bool]:
     """Project mode's extra seeds: a statement that uses a name imported from a module
-    that may be linted may reach a backward in another module. ``backward_imports``:
-    the imported names known to lead to linted code that may run a backward (the
-    project index says so); without it, every name imported from neither the standard
-    library nor a framework package (relative imports included)."""
-    if backward_imports is not None:
-        aliases = backward_imports
-    else:
+    that may be linted may reach a backward in another module. ``seeds``: which uses of
+    which imports may (the project index says so); without it, any use of a name
+    imported from neither the standard library nor a framework package (relative
+    imports included). ``text`` and ``starts`` (its line offsets): where a statement's
+    chains on imported modules are read (the ``ast`` is walked only where one of them,
+    or an imported class, may run code reaching a backward: most chains resolve to
+    nothing that does)."""
+    if seeds is None:
         outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
         aliases = frozenset(
             alias
@@ -274,7 +304,68 @@ def uses_project_imports(
             for alias, named in s.imports
             if named.split(".", 1)[0] not in outside
         )
-    return lambda statement: not statement.words.isdisjoint(aliases)
+        return lambda statement: not statement.words.isdisjoint(aliases)
+    inspected = seeds.classes | seeds.modules
+
+    def seeded(statement: Statement) -> bool:
+        if not statement.words.isdisjoint(seeds.functions):
+            return True
+        if statement.words.isdisjoint(inspected):
+            return False
+        walk = not statement.words.isdisjoint(seeds.classes)
+        if not statement.words.isdisjoint(seeds.modules):
+            end = starts[min(statement.last + 1, len(starts) - 1)]
+            for found in set(CHAIN.findall(text, starts[statement.first], end)):
+                chain = SPACE.sub("", found)
+                if chain.partition(".")[0] not in seeds.modules:
+                    continue
+                use = seeds.chain(chain)
+                if use is Use.ANY:
+                    return True
+                walk = walk or use is Use.RUNS
+        return walk and any(_reaches_through(node, seeds) for node in statement.nodes)
+
+    return seeded
+
+
+def _reaches_through(statement: ast.stmt, seeds: ProjectSeeds) -> bool:
+    """Whether ``statement`` uses an imported class, or a chain on an imported module,
+    in a way that may run code reaching a backward (``project.seeds``)."""
+    inner: set[int] = set()  # the value of an attribute read: not a chain's end
+    runs: set[int] = set()  # called, or a class's base
+    nodes = list(ast.walk(statement))
+    for node in nodes:
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+        elif isinstance(node, ast.Call):
+            runs.add(id(node.func))
+        elif isinstance(node, ast.ClassDef):
+            runs.update(id(base) for base in node.bases)
+    for node in nodes:
+        if isinstance(node, ast.Name):
+            if node.id in seeds.classes and (id(node) in runs or id(node) in inner):
+                return True
+        elif isinstance(node, ast.Attribute) and id(node) not in inner:
+            dotted = _dotted(node)
+            if dotted is None or dotted.partition(".")[0] not in seeds.modules:
+                continue
+            use = seeds.chain(dotted)
+            if use is Use.ANY or (use is Use.RUNS and (id(node) in runs or id(node) in inner)):
+                return True
+    return False
+
+
+def _dotted(node: ast.Attribute) -> str | None:
+    """``a.b.c`` for an attribute chain on a name, else None."""
+    parts = [node.attr]
+    value = node.value
+    while isinstance(value, ast.Attribute):
+        parts.append(value.attr)
+        value = value.value
+    if not isinstance(value, ast.Name):
+        return None
+    parts.append(value.id)
+    return ".".join(reversed(parts))
 
 
 FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
@@ -380,14 +471,13 @@ def analysed_text(
     extra_seed: Callable[[Statement], bool] | None = None,
     min_chars: int = SPLIT_MIN_CHARS,
     project_mode: bool = False,
-    backward_imports: frozenset[str] | None = None,
+    project_seeds: ProjectSeeds | None = None,
 ) -> str | None:
     """The text to analyse for the same findings as ``text`` (``text`` itself when it
     cannot or need not be split: shorter than ``min_chars``), or None when no statement
     can contribute a finding. ``project_mode``: calls into other linted modules are
     followed, so what uses an import of such a module is a seed too
-    (``backward_imports``: only the imported names the project index says lead to a
-    backward)."""
+    (``project_seeds``: only the uses the project index says may lead to a backward)."""
     if len(text) < min_chars or re.search(r"\r(?!\n)", text):
         return text
     try:
@@ -396,7 +486,7 @@ def analysed_text(
         return text  # the whole-file parse reports what is wrong
     statements, starts = split_statements(text, tree, options)
     if project_mode and extra_seed is None:
-        extra_seed = uses_project_imports(statements, backward_imports)
+        extra_seed = uses_project_imports(statements, project_seeds, text, starts)
     kept = select_statements(statements, extra_seed)
     if not any(kept):
         return None

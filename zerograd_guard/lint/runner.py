@@ -200,13 +200,14 @@ class _Analysis:
     def _analyse(self, program: str) -> list[Finding]:
         text: str | None = program
         if self.fast_path:
+            from zerograd_guard.lint.project.session import seeds
             from zerograd_guard.lint.regions import analysed_text
 
             text = analysed_text(
                 program,
                 self.settings.options,
                 project_mode=self.context is not None,
-                backward_imports=None if self.context is None else self.context.backward_imports,
+                project_seeds=seeds(self.context),
             )
             if text is None:
                 return []  # no statement can contribute: libcst is not even imported

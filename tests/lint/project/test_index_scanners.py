@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests" / "lint" / "hardening"))
 from fuzz_budget import fuzz_settings  # noqa: E402
 
 # The patterns as first written: correct, and slow (tried at every position).
-_PLAIN_BACKWARD = r"\bbackward\s*\(|\.backward\b"
+_PLAIN_BACKWARD = r"(?<!def )\bbackward\s*\(|\.backward\b"
 PLAIN_GRADIENT = re.compile(rf"{_PLAIN_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
 PLAIN_BACKWARD = re.compile(_PLAIN_BACKWARD)
 PLAIN_LOOP = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
@@ -35,6 +35,8 @@ FRAGMENTS = (
     ".backward",
     "_backward",
     "xbackward (",
+    "def ",
+    "def backward(",
     "é",
     "zero_grad",
     "zero_grads",
@@ -107,6 +109,7 @@ def test_scanners_match_the_plain_patterns_on_generated_text(text):
         "backward (x)",
         "manual_backward(loss)",
         "a.backward_hook\n",
+        "    def backward(ctx, grad):\n        return grad\n",
         "  async for x in y:\n    for z in w: import os\nfrom . import a  # for\n",
         "x = 1; import os\nwhile True:\n\tpass\n",
         "class A:\n    def f(self): pass\nasync def g(): pass\ndef  h(): class_ = 1\n",

@@ -34,9 +34,6 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.model.program import ModuleModel
 
 MAX_LOADED = 256  # other modules' models kept per process
-# Definitions longer than this stay unknown: parsing a framework's main class (tens of
-# thousands of lines' worth of methods) for one call costs more than the run itself.
-MAX_DEFINITION_CHARS = 24_000
 
 
 @dataclass(eq=False)
@@ -157,9 +154,6 @@ class ProjectLookup:
             target.entry, target.attribute[0], "touches", within=MAX_DEPTH - self.depth - 1
         ):
             return None  # cannot touch gradients: the call stays as harmless as today
-        definition = target.entry.definitions[target.attribute[0]]
-        if definition.end - definition.start > MAX_DEFINITION_CHARS:
-            return None  # a framework-sized class: unknown, as in per-file mode
         loaded = self.loader.load(target.entry, target.attribute[0], self.depth + 1)
         return None if loaded is None else (loaded, target.attribute)
 

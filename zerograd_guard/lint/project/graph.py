@@ -21,6 +21,9 @@ MAX_CHAIN = 12  # re-export hops followed when resolving one name
 # How far calls are followed from the analysed file: into a definition it imports (1),
 # from there into another (2); calls in definitions loaded deeper stay unknown.
 MAX_DEPTH = 2
+# Definitions longer than this stay unknown: parsing a framework's main class (tens of
+# thousands of lines' worth of methods) for one call costs more than the run itself.
+MAX_DEFINITION_CHARS = 24_000
 
 
 @dataclass(frozen=True)
@@ -44,9 +47,6 @@ class ProjectContext:
     path: str
     key: str
     candidate: bool
-    # the file's imported names that lead to linted code which may run a backward (the
-    # fast path keeps what uses them); None: not known (a ``*`` import into the file)
-    backward_imports: frozenset[str] | None = frozenset()
 
 
 class Project:
@@ -148,6 +148,21 @@ class Project:
             stack.append(iter(module.star))
         return None
 
+    def star_modules(self, entry: ModuleEntry) -> list[ModuleEntry]:
+        """The linted modules whose names ``entry``'s ``*`` imports bind, theirs
+        included (each once, so star cycles end)."""
+        found: list[ModuleEntry] = []
+        seen = {entry.path}
+        pending = list(entry.star)
+        while pending:
+            module = self.by_name.get(pending.pop(0))
+            if module is None or module.path in seen:
+                continue
+            seen.add(module.path)
+            found.append(module)
+            pending.extend(module.star)
+        return found
+
     def resolve_local(self, entry: ModuleEntry, local: str) -> Target | None:
         """``local`` as written in ``entry`` (``train_step``, ``steps.train_step``)."""
         head, _, tail = local.partition(".")
@@ -170,7 +185,8 @@ class Project:
         may, at most ``within`` calls further. Beyond ``MAX_DEPTH`` calls from the analysed
         file the analysis leaves calls unknown, so a definition that reaches gradient work
         only deeper than that can change nothing where it is called: loading it (or
-        analysing a loop that calls it) is cost without a possible finding."""
+        analysing a loop that calls it) is cost without a possible finding. Nor can a
+        definition too long to load (``MAX_DEFINITION_CHARS``): it reaches nothing."""
         if self._levels is None:
             self._levels = self._propagate()
         level = self._levels[flag].get((entry.path, name))
@@ -181,8 +197,9 @@ class Project:
         definition whose own text has the marker (a breadth-first search backwards over
         the references, computed whole, so the answer never depends on the order of the
         questions). A backward reached only through a class does not spread to the code
-        that names the class (a type hint naming ``LightningModule`` runs no backward);
-        which of its methods a file calls is checked in ``calls_elsewhere``. Nor does
+        that names the class (a type hint naming ``LightningModule`` runs no backward),
+        only to classes deriving from it; which of its methods a file calls is checked
+        in ``calls_elsewhere``. Nor does
         gradient work of a class spread to a definition that only names it (a type hint,
         ``isinstance``): only to one that calls it or derives from it."""
         users: dict[tuple[str, str], list[tuple[tuple[str, str], bool]]] = {}
@@ -191,12 +208,14 @@ class Project:
         }
         for entry in self.entries.values():
             for name, definition in entry.definitions.items():
+                if definition.end - definition.start > MAX_DEFINITION_CHARS:
+                    continue  # never loaded where it is called: leads nowhere from there
                 node = (entry.path, name)
                 for flag, found in levels.items():
                     if getattr(definition, flag):
                         found[node] = 0
-                for used, local in self._used(entry, name, definition):
-                    runs = local is None or local in definition.calls or not self._is_class(used)
+                for used, called in self._used(entry, name, definition):
+                    runs = called or not self.is_class(used)
                     users.setdefault(used, []).append((node, runs))
         for flag, found in levels.items():
             frontier = list(found)
@@ -205,58 +224,60 @@ class Project:
                 level += 1
                 reached = []
                 for used in frontier:
-                    if flag == "backward" and self._is_class(used):
-                        continue
+                    # a class's backward spreads only to a class that derives from it
+                    # (or builds one in its body); a function naming it runs none
+                    only_classes = flag == "backward" and self.is_class(used)
                     for user, runs in users.get(used, ()):
+                        if only_classes and not self.is_class(user):
+                            continue
                         if runs and user not in found:
                             found[user] = level
                             reached.append(user)
                 frontier = reached
         return levels
 
-    def _is_class(self, node: tuple[str, str]) -> bool:
+    def is_class(self, node: tuple[str, str]) -> bool:
         return self.entries[node[0]].definitions[node[1]].backward_methods is not None
 
     def _used(
         self, entry: ModuleEntry, name: str, definition: Definition
-    ) -> Iterable[tuple[tuple[str, str], str | None]]:
-        """The linted definitions ``definition`` refers to, each with the name it is
-        called by there (``Definition.calls``; None: it may be used in any way)."""
+    ) -> Iterable[tuple[tuple[str, str], bool]]:
+        """The linted definitions ``definition`` refers to, each with whether it calls
+        it (or derives from it: ``Definition.calls``; only a class needs the answer)."""
         for ref in definition.refs:
             if ref in entry.definitions:
                 if ref != name:
-                    yield (entry.path, ref), ref
+                    yield (entry.path, ref), ref in definition.calls
             elif ref in entry.imports:
                 target = self.resolve_local(entry, ref)
                 if target is None:
                     continue
                 if target.attribute:
-                    yield (target.entry.path, target.attribute[0]), ref
+                    yield (target.entry.path, target.attribute[0]), ref in definition.calls
                 else:  # a module: what its chains reach (one only passed on stays unknown)
                     yield from self._reached_through(entry, ref, definition.import_uses)
 
-    @staticmethod
-    def _all_of(entry: ModuleEntry) -> Iterable[tuple[tuple[str, str], str | None]]:
-        return (((entry.path, other), None) for other in entry.definitions)
-
     def _reached_through(
         self, entry: ModuleEntry, module: str, uses: frozenset[str]
-    ) -> Iterable[tuple[tuple[str, str], str | None]]:
+    ) -> Iterable[tuple[tuple[str, str], bool]]:
         """The definitions a definition reaches through the imported module name
         ``module``, by its ``module.attr...`` chains (a submodule named whole: all of it)."""
         prefix = module + "."
         for use in uses:
             if not use.startswith(prefix):
                 continue
-            target = self.resolve_local(entry, use)
+            called = use.endswith("(")
+            target = self.resolve_local(entry, use.rstrip("("))
             if target is None:
                 continue
             if target.attribute:
-                yield (target.entry.path, target.attribute[0]), use.rpartition(".")[2]
+                yield (target.entry.path, target.attribute[0]), called
             else:
-                yield from self._all_of(target.entry)
+                yield from (
+                    ((target.entry.path, other), True) for other in target.entry.definitions
+                )
 
-    def _target_reaches(self, target: Target, flag: str) -> bool:
+    def target_reaches(self, target: Target, flag: str) -> bool:
         if target.attribute:
             return self.reaches(target.entry, target.attribute[0], flag)
         return self._module_reaches(target.entry, flag, set())
@@ -427,31 +448,7 @@ class Project:
             path=entry.path,
             key=self._closure_key(entry),
             candidate=candidate,
-            backward_imports=self.backward_imports(entry),
         )
-
-    def backward_imports(self, entry: ModuleEntry) -> frozenset[str] | None:
-        """The names ``entry`` imports that resolve to a linted definition (or module)
-        that may run a backward: a statement of ``entry`` without a backward of its own
-        can contribute a finding only by calling one (what it calls that clears or steps
-        is kept with the statements that use it). None when a ``*`` import may bind such
-        names unseen."""
-        if entry.star:
-            return None
-        found = set()
-        for local in entry.imports:
-            target = self.resolve_local(entry, local)
-            if target is not None and target.entry is not entry and self._leads_to_backward(target):
-                found.add(local)
-        return frozenset(found)
-
-    def _leads_to_backward(self, target: Target) -> bool:
-        """A function that may run a backward; a class or module that may touch
-        gradients at all (a class inherits methods, a module holds classes, whose
-        backwards the index does not follow through bases)."""
-        if target.attribute and not self._is_class((target.entry.path, target.attribute[0])):
-            return self.reaches(target.entry, target.attribute[0], "backward")
-        return self._target_reaches(target, "touches")
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),

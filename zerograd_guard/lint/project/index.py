@@ -14,6 +14,7 @@ into another linted module and which files need the full analysis at all.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -23,7 +24,9 @@ from functools import lru_cache
 # clear or step. A definition without any of these (and that references no definition
 # with them) cannot change a caller's verdict: handing an optimizer on to code that never
 # clears or steps it does nothing to the gradients. A backward is a call or an attribute
-# (``backward(``, ``.backward``), not any word that contains it (``backward_prefetch``,
+# (``backward(``, ``.backward``), not a method defined with that name (``def backward(``
+# of an autograd ``Function`` runs no loss's backward), not any word that contains it
+# (``backward_prefetch``,
 # ``register_full_backward_hook``, "the backward pass" in a docstring): loading such a
 # definition costs a parse and can only end unknown.
 #
@@ -32,7 +35,7 @@ from functools import lru_cache
 # scans for those first characters at C speed instead of trying the whole pattern at
 # every position, ~9x faster on real trees. Same matches as ``\bbackward\s*\(|...``
 # (``tests/lint/project/test_index_markers.py``).
-_BACKWARD = r"backward(?<!\wbackward)\s*\(|\.backward\b"
+_BACKWARD = r"backward(?<!\wbackward)(?<!def backward)\s*\(|\.backward\b"
 _STEP = r"zero_grad\b|\.step\b|\.grad\b"
 GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|{_STEP}")
 BACKWARD_MARKERS = re.compile(_BACKWARD)
@@ -96,10 +99,11 @@ class Definition:
     backward: bool
     refs: frozenset[str]
     steps: bool = False
-    # its ``name.attr...`` chains on the imported names among ``refs``: an imported module
-    # refers to the definitions its chains reach, not to every one of the module
+    # its ``name.attr...`` chains on imported names (``(`` appended: called, or a base): an
+    # imported module refers to the definitions its chains reach, not to all of them
     import_uses: frozenset[str] = frozenset()
-    # the names among ``refs`` it calls (``name(``, ``x.name(``) or, a class, derives from
+    # the imported names and the module's classes among ``refs`` that it calls (``name(``)
+    # or, a class, derives from
     calls: frozenset[str] = frozenset()
     # a class: its methods whose own text has a backward (None: not a class)
     backward_methods: frozenset[str] | None = None
@@ -183,10 +187,8 @@ _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-# A dotted chain, not the module an import statement inside a definition names (``from
-# torch import nn``: what that binds is used by its own name).
-_IMPORT_USE = re.compile(r"(?<![\w.])(?<!import )(?<!from )[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
-_CALLED = re.compile(r"([A-Za-z_]\w*)\s*\(")
+# A dotted chain at a position, and whether it is called.
+_CHAIN_AT = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\s*\()?")
 _CLASS_HEADER = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
 # A top-level definition: ``def`` / ``async def`` / ``class`` at column 0.
 _TOP_DEFINITION = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)")
@@ -268,7 +270,8 @@ def index_source(
             if marked or star
             else _shared_names(text, spans, imports)
         )
-        uses = _import_uses(text, spans, refs, imports)
+        uses = _import_uses(text, spans, imports)
+        may_be_classes = frozenset(imports).union(m[2] for m in found if m[2])
         line, counted = 1, 0
         for match, (start, end), used, imported in zip(found, spans, refs, uses, strict=True):
             line += text.count("\n", counted, start)
@@ -283,7 +286,7 @@ def index_source(
                 refs=used,
                 steps=extra or has_step_marker(segment),
                 import_uses=imported,
-                calls=_calls(text, start, end, bool(match[2]), None if marked or star else used),
+                calls=_calls(text, start, end, bool(match[2]), used & may_be_classes),
                 backward_methods=_backward_methods(segment, extra) if match[2] else None,
                 start=start,
                 end=end,
@@ -337,14 +340,16 @@ def _shared_names(
 
 
 def _calls(
-    text: str, start: int, end: int, is_class: bool, among: frozenset[str] | None
+    text: str, start: int, end: int, is_class: bool, among: frozenset[str]
 ) -> frozenset[str]:
-    """The names a definition's text calls, and a class's bases (by name); ``among``: only
-    which of these names it calls (``name(``, a cheap test for a few names)."""
-    if among is None:
-        called = set(_CALLED.findall(text, start, end))
-    else:
-        called = {name for name in among if text.find(f"{name}(", start, end) >= 0}
+    """Which of the names ``among`` (those that may name a class: imported, or a class
+    of the module) a definition's text calls (``name(``), and a class's bases by name.
+    Only capitalised names are searched for; any other is taken as called (a class
+    named in lower case, like ``no_grad``, spreads its marks as if it were called: that
+    only costs analysis time)."""
+    called = {
+        name for name in among if not name[:1].isupper() or text.find(f"{name}(", start, end) >= 0
+    }
     if is_class:
         header = _CLASS_HEADER.match(text, start, end)
         if header is not None:
@@ -353,23 +358,45 @@ def _calls(
 
 
 def _import_uses(
-    text: str,
-    spans: list[tuple[int, int]],
-    refs: list[frozenset[str]],
-    imports: dict[str, str],
+    text: str, spans: list[tuple[int, int]], imports: dict[str, str]
 ) -> list[frozenset[str]]:
-    """For each span, its ``name.attr...`` chains on the imported names it refers to
-    (``Definition.import_uses``; one in a comment or string only over-approximates)."""
-    names = frozenset(imports)
-    uses: list[frozenset[str]] = []
-    for (start, end), used in zip(spans, refs, strict=True):
-        imported = used & names
-        if not imported:
-            uses.append(frozenset())
+    """For each span, its ``name.attr...`` chains on imported names, ``(`` appended to one
+    it calls or that a class header names as a base (``Definition.import_uses``; one in
+    a comment or string only over-approximates). Each imported name's occurrences are
+    found by a substring search, much cheaper than matching every identifier; a
+    capitalised name is taken for a class, not a module (were it one, what its chains
+    reach would stay unknown)."""
+    found: list[tuple[int, str]] = []
+    for name in imports:
+        if name[:1].isupper():
+            continue  # a class or a typing name, by convention: not a module
+        prefix = f"{name}."
+        position = text.find(prefix)
+        while position >= 0:
+            before = text[position - 1] if position else " "
+            if not (before.isalnum() or before in "_.") and not text.endswith(
+                ("import ", "from "), 0, position
+            ):
+                chain = _CHAIN_AT.match(text, position)
+                if chain is not None:
+                    found.append((position, chain[1] + ("(" if chain[2] else "")))
+            position = text.find(prefix, position + len(prefix))
+    uses: list[set[str]] = [set() for _ in spans]
+    if not found or not spans:
+        return [frozenset()] * len(spans)
+    starts = [start for start, _ in spans]
+    headers = [
+        text.find(":", start, end) if text.startswith("class", start) else -1
+        for start, end in spans
+    ]
+    for position, chain in found:
+        index = bisect.bisect_right(starts, position) - 1
+        if index < 0 or position >= spans[index][1]:
             continue
-        chains = set(_IMPORT_USE.findall(text, start, end))
-        uses.append(frozenset(c for c in chains if c.partition(".")[0] in imported))
-    return uses
+        if position < headers[index] and not chain.endswith("("):
+            chain += "("  # a base class
+        uses[index].add(chain)
+    return [frozenset(chains) for chains in uses]
 
 
 def _loop_bodies(text: str) -> str:

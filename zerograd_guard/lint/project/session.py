@@ -15,6 +15,7 @@ from zerograd_guard.lint.project.graph import Project, ProjectContext
 
 if TYPE_CHECKING:
     from zerograd_guard.lint.project.external import ProjectLookup
+    from zerograd_guard.lint.project.seeds import ImportSeeds
 
 _current: Project | None = None
 
@@ -38,3 +39,16 @@ def lookup(context: ProjectContext | None, options: AnalysisOptions) -> ProjectL
     from zerograd_guard.lint.project.external import lookup_for
 
     return lookup_for(_current, entry, options)
+
+
+def seeds(context: ProjectContext | None) -> ImportSeeds | None:
+    """What a statement of the task's file must use to reach a backward in another module
+    (the fast path's extra seeds); None: not known (no index)."""
+    if context is None or _current is None:
+        return None
+    entry = _current.entries.get(context.path)
+    if entry is None:
+        return None
+    from zerograd_guard.lint.project.seeds import import_seeds
+
+    return import_seeds(_current, entry)
