@@ -272,12 +272,16 @@ class Use(Enum):
 
 
 class ProjectSeeds(Protocol):
-    """The analysed file's imports sorted by how a use may reach a backward in another
+    """The analysed file's imports, asked how a use may reach a backward in another
     linted module (``project.seeds.ImportSeeds``)."""
 
-    functions: frozenset[str]  # any use
-    classes: frozenset[str]  # a call, a base class, an attribute read
-    modules: frozenset[str]  # by their ``module.a.b`` chains
+    @property
+    def imported(self) -> frozenset[str]: ...  # names bound to linted definitions
+
+    @property
+    def modules(self) -> frozenset[str]: ...  # names bound to linted modules
+
+    def use(self, name: str) -> Use | None: ...
 
     def chain(self, dotted: str) -> Use | None: ...
 
@@ -305,15 +309,16 @@ def uses_project_imports(
             if named.split(".", 1)[0] not in outside
         )
         return lambda statement: not statement.words.isdisjoint(aliases)
-    inspected = seeds.classes | seeds.modules
+    imported, modules = seeds.imported, seeds.modules
 
     def seeded(statement: Statement) -> bool:
-        if not statement.words.isdisjoint(seeds.functions):
-            return True
-        if statement.words.isdisjoint(inspected):
-            return False
-        walk = not statement.words.isdisjoint(seeds.classes)
-        if not statement.words.isdisjoint(seeds.modules):
+        walk = False
+        for name in statement.words & imported:
+            use = seeds.use(name)
+            if use is Use.ANY:
+                return True
+            walk = walk or use is Use.RUNS
+        if not statement.words.isdisjoint(modules):
             end = starts[min(statement.last + 1, len(starts) - 1)]
             for found in set(CHAIN.findall(text, starts[statement.first], end)):
                 chain = SPACE.sub("", found)
@@ -343,7 +348,9 @@ def _reaches_through(statement: ast.stmt, seeds: ProjectSeeds) -> bool:
             runs.update(id(base) for base in node.bases)
     for node in nodes:
         if isinstance(node, ast.Name):
-            if node.id in seeds.classes and (id(node) in runs or id(node) in inner):
+            if (id(node) in runs or id(node) in inner) and (
+                node.id in seeds.imported and seeds.use(node.id) is Use.RUNS
+            ):
                 return True
         elif isinstance(node, ast.Attribute) and id(node) not in inner:
             dotted = _dotted(node)

@@ -92,7 +92,7 @@ def _check(text: str) -> None:
     assert loops == [(m.span(), m.groups()) for m in PLAIN_LOOP.finditer(text)]
     imports = _line_spans(index._IMPORT_KEYWORD, index._IMPORT_LINE, text)
     assert imports == [(m.span(), m.groups()) for m in PLAIN_IMPORT.finditer(text)]
-    definitions = _line_spans(index._DEFINITION_KEYWORD, index._TOP_DEFINITION, text)
+    definitions = [((d.start, d.end), (d.function, d.cls)) for d in index._definitions(text)]
     assert definitions == [(m.span(), m.groups()) for m in PLAIN_DEFINITION.finditer(text)]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -11,23 +10,8 @@ from zerograd_guard.lint.prefilter import may_contain_backward
 from zerograd_guard.lint.project import index_cache, layout
 from zerograd_guard.lint.project.graph import Project
 from zerograd_guard.lint.project.index import ModuleEntry, index_source
-from zerograd_guard.lint.sourcefile import (
-    SourceError,
-    decode_notebook,
-    decode_python,
-    read_bytes,
-)
-
-
-def _text(path: Path, raw: bytes) -> str:
-    if path.suffix != ".ipynb":
-        return decode_python(raw).text
-    from zerograd_guard.lint.notebooks import NotebookError, read_notebook
-
-    try:
-        return read_notebook(decode_notebook(raw).text).source
-    except NotebookError as error:
-        raise SourceError(str(error)) from None
+from zerograd_guard.lint.project.sources import digest_of, module_text
+from zerograd_guard.lint.sourcefile import SourceError, read_bytes
 
 
 def _entry(
@@ -38,14 +22,14 @@ def _entry(
     except (OSError, SourceError):
         return None  # the file's own task reports why it cannot be read
     absolute = layout.absolute(path)
-    digest = hashlib.sha256(raw).hexdigest()
+    digest = digest_of(raw)
     # notebooks import, but nothing imports them
     names = layout.module_names(absolute) if path.suffix == ".py" else ()
     previous = known.get(str(absolute))
     if previous is not None and previous.digest == digest and previous.names == names:
         return previous
     try:
-        text = _text(path, raw)
+        text = module_text(path, raw)
     except SourceError:
         return None
     return index_source(
@@ -76,4 +60,4 @@ def build_project(
     ]
     if len(entries) != len(known) or any(known.get(e.path) is not e for e in entries):
         index_cache.save(cache_dir, markers, entries)
-    return Project(entries)
+    return Project(entries, markers)

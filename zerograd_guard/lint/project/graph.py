@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zerograd_guard.lint.project.index import Definition, ModuleEntry
+from zerograd_guard.lint.project.index import Facts, ModuleEntry, definition_facts
 from zerograd_guard.lint.project.layout import absolute
+from zerograd_guard.lint.project.sources import current_text
 
 MAX_CHAIN = 12  # re-export hops followed when resolving one name
+KEPT_TEXTS = 256  # module texts kept while questions read their definitions
 # How far calls are followed from the analysed file: into a definition it imports (1),
 # from there into another (2); calls in definitions loaded deeper stay unknown.
 MAX_DEPTH = 2
@@ -50,7 +53,8 @@ class ProjectContext:
 
 
 class Project:
-    def __init__(self, entries: Iterable[ModuleEntry]) -> None:
+    def __init__(self, entries: Iterable[ModuleEntry], markers: tuple[str, ...] = ()) -> None:
+        self.markers = markers  # configured backward / clear / step calls (``Facts``)
         self.entries: dict[str, ModuleEntry] = {}
         claims: dict[str, list[ModuleEntry]] = {}
         siblings: dict[tuple[str, str], ModuleEntry] = {}
@@ -77,7 +81,9 @@ class Project:
             parent = name.rpartition(".")[0]
             if parent:
                 self._submodules.setdefault(parent, []).append(entry)
-        self._levels: dict[str, dict[tuple[str, str], int]] | None = None
+        self._levels: dict[tuple[str, str, str], int | None] = {}
+        self._facts: dict[tuple[str, str], Facts | None] = {}
+        self._texts: OrderedDict[str, str | None] = OrderedDict()
 
     # -- resolution ---------------------------------------------------------------------
 
@@ -180,67 +186,92 @@ class Project:
     ) -> bool:
         """Whether definition ``name`` of ``entry`` may run a backward (``flag ==
         "backward"``), clear or step (``"steps"``) or touch gradients at all
-        (``"touches"``) in what the analysis
-        follows: its own text says so (0 calls away), or it calls a linted definition that
-        may, at most ``within`` calls further. Beyond ``MAX_DEPTH`` calls from the analysed
-        file the analysis leaves calls unknown, so a definition that reaches gradient work
-        only deeper than that can change nothing where it is called: loading it (or
-        analysing a loop that calls it) is cost without a possible finding. Nor can a
-        definition too long to load (``MAX_DEFINITION_CHARS``): it reaches nothing."""
-        if self._levels is None:
-            self._levels = self._propagate()
-        level = self._levels[flag].get((entry.path, name))
+        (``"touches"``) in what the analysis follows: its own text says so (0 calls away),
+        or it calls a linted definition whose own text does (1 call away; ``within``: the
+        most calls away that count). Beyond ``MAX_DEPTH`` calls from the analysed file the
+        analysis leaves calls unknown, so a definition that reaches gradient work only
+        deeper than that can change nothing where it is called: loading it (or analysing
+        a loop that calls it) is cost without a possible finding; the deepest question
+        asked is ``MAX_DEPTH - 1`` calls away, one. Nor can a definition too long to load
+        (``MAX_DEFINITION_CHARS``): it reaches nothing.
+
+        Asked lazily: what a definition says (``facts``) is read only for the modules a
+        question reaches, and every answer is a function of the project alone, so it
+        never depends on the order of the questions."""
+        assert within <= MAX_DEPTH - 1 == 1  # levels are 0 or 1
+        key = (entry.path, name, flag)
+        level = self._levels.get(key, -1)
+        if level == -1:
+            level = self._levels[key] = self._level(entry, name, flag)
         return level is not None and level <= within
 
-    def _propagate(self) -> dict[str, dict[tuple[str, str], int]]:
-        """Both flags for every definition at once: the fewest calls from it to a
-        definition whose own text has the marker (a breadth-first search backwards over
-        the references, computed whole, so the answer never depends on the order of the
-        questions). A backward reached only through a class does not spread to the code
-        that names the class (a type hint naming ``LightningModule`` runs no backward),
-        only to classes deriving from it; which of its methods a file calls is checked
-        in ``calls_elsewhere``. Nor does
-        gradient work of a class spread to a definition that only names it (a type hint,
-        ``isinstance``): only to one that calls it or derives from it."""
-        users: dict[tuple[str, str], list[tuple[tuple[str, str], bool]]] = {}
-        levels: dict[str, dict[tuple[str, str], int]] = {
-            flag: {} for flag in ("backward", "steps", "touches")
-        }
-        for entry in self.entries.values():
-            for name, definition in entry.definitions.items():
-                if definition.end - definition.start > MAX_DEFINITION_CHARS:
-                    continue  # never loaded where it is called: leads nowhere from there
-                node = (entry.path, name)
-                for flag, found in levels.items():
-                    if getattr(definition, flag):
-                        found[node] = 0
-                for used, called in self._used(entry, name, definition):
-                    runs = called or not self.is_class(used)
-                    users.setdefault(used, []).append((node, runs))
-        for flag, found in levels.items():
-            frontier = list(found)
-            level = 0
-            while frontier and level < MAX_DEPTH - 1:
-                level += 1
-                reached = []
-                for used in frontier:
-                    # a class's backward spreads only to a class that derives from it
-                    # (or builds one in its body); a function naming it runs none
-                    only_classes = flag == "backward" and self.is_class(used)
-                    for user, runs in users.get(used, ()):
-                        if only_classes and not self.is_class(user):
-                            continue
-                        if runs and user not in found:
-                            found[user] = level
-                            reached.append(user)
-                frontier = reached
-        return levels
+    @staticmethod
+    def _text_may(entry: ModuleEntry, flag: str) -> bool:
+        """Whether ``entry``'s text may hold the marker at all (the cheap pass's flags)."""
+        return entry.backward if flag == "backward" else entry.marked
+
+    def _own(self, node: tuple[str, str], flag: str) -> bool:
+        """Whether ``node``'s own text has the marker (level 0)."""
+        entry = self.entries[node[0]]
+        definition = entry.definitions[node[1]]
+        if definition.end - definition.start > MAX_DEFINITION_CHARS:
+            return False  # never loaded where it is called: leads nowhere from there
+        if not self._text_may(entry, flag):
+            return False
+        facts = self.facts(entry, node[1])
+        return facts is not None and bool(getattr(facts, flag))
+
+    def _level(self, entry: ModuleEntry, name: str, flag: str) -> int | None:
+        """0: the definition's own text has the marker; 1: it refers to one whose own
+        text has it. A class's marks spread only to a definition that calls it or derives
+        from it (naming it in a type hint or ``isinstance`` runs none of its code); its
+        backward only to a class deriving from it (or building one in its body): a
+        function naming ``LightningModule`` runs no backward, and which of a class's
+        methods a file calls is checked in ``calls_elsewhere``."""
+        node = (entry.path, name)
+        if self._own(node, flag):
+            return 0
+        definition = entry.definitions[name]
+        if definition.end - definition.start > MAX_DEFINITION_CHARS:
+            return None
+        facts = self.facts(entry, name)
+        if facts is None:
+            return None
+        user_is_class = definition.is_class
+        for used, called in self._used(entry, name, facts):
+            if self.is_class(used) and (not called or (flag == "backward" and not user_is_class)):
+                continue
+            if self._own(used, flag):
+                return 1
+        return None
+
+    def facts(self, entry: ModuleEntry, name: str) -> Facts | None:
+        """What definition ``name`` of ``entry`` says, read from its file the first time
+        a question needs it (None: the file was edited since it was indexed)."""
+        key = (entry.path, name)
+        if key not in self._facts:
+            text = self._text(entry)
+            self._facts[key] = (
+                None if text is None else definition_facts(text, entry, name, self.markers)
+            )
+        return self._facts[key]
+
+    def _text(self, entry: ModuleEntry) -> str | None:
+        """The text ``entry`` was indexed from (the last few read are kept)."""
+        if entry.path in self._texts:
+            self._texts.move_to_end(entry.path)
+            return self._texts[entry.path]
+        text = current_text(Path(entry.path), entry.digest)
+        self._texts[entry.path] = text
+        if len(self._texts) > KEPT_TEXTS:
+            self._texts.popitem(last=False)
+        return text
 
     def is_class(self, node: tuple[str, str]) -> bool:
-        return self.entries[node[0]].definitions[node[1]].backward_methods is not None
+        return self.entries[node[0]].definitions[node[1]].is_class
 
     def _used(
-        self, entry: ModuleEntry, name: str, definition: Definition
+        self, entry: ModuleEntry, name: str, definition: Facts
     ) -> Iterable[tuple[tuple[str, str], bool]]:
         """The linted definitions ``definition`` refers to, each with whether it calls
         it (or derives from it: ``Definition.calls``; only a class needs the answer)."""
@@ -330,8 +361,8 @@ class Project:
             if target.attribute:
                 # a function must be called in a loop; a class may be built anywhere,
                 # its method is called in a loop (``_definition_does``)
-                is_class = target.entry.definitions[target.attribute[0]].backward_methods
-                if is_class is None and local not in entry.loop_references:
+                is_class = target.entry.definitions[target.attribute[0]].is_class
+                if not is_class and local not in entry.loop_references:
                     continue
                 if self._definition_does(entry, target, flag):
                     return True
@@ -351,10 +382,10 @@ class Project:
         return False
 
     def _definition_does(self, entry: ModuleEntry, target: Target, flag: str) -> bool:
-        definition = target.entry.definitions[target.attribute[0]]
-        if definition.backward_methods is None or flag != "backward":
+        if not self.is_class((target.entry.path, target.attribute[0])) or flag != "backward":
             return self.reaches(target.entry, target.attribute[0], flag)
-        methods = definition.backward_methods
+        facts = self.facts(target.entry, target.attribute[0])
+        methods = frozenset() if facts is None else (facts.backward_methods or frozenset())
         if len(target.attribute) > 1:
             methods = methods & {target.attribute[1]}
         return bool(methods & entry.method_calls)

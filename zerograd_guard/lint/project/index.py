@@ -18,7 +18,8 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 # Text that marks a definition as possibly touching gradients: it may run a backward,
 # clear or step. A definition without any of these (and that references no definition
@@ -91,14 +92,24 @@ def has_backward_marker(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Definition:
-    """A top-level function or class: whether its text mentions gradient work
-    (``touches``; ``backward``; ``steps``: a clear, step or hand-written update) and the
-    module-level names it refers to."""
+    """A top-level function or class of a module: where its text is."""
+
+    start: int  # the definition's text: [start, end) of the file, from line ``line``
+    end: int
+    line: int
+    is_class: bool = False
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a definition's text says (``module_facts``, computed only for the modules a
+    question reaches): whether it mentions gradient work (``touches``; ``backward``;
+    ``steps``: a clear, step or hand-written update) and the names it refers to."""
 
     touches: bool
     backward: bool
+    steps: bool
     refs: frozenset[str]
-    steps: bool = False
     # its ``name.attr...`` chains on imported names (``(`` appended: called, or a base): an
     # imported module refers to the definitions its chains reach, not to all of them
     import_uses: frozenset[str] = frozenset()
@@ -107,9 +118,6 @@ class Definition:
     calls: frozenset[str] = frozenset()
     # a class: its methods whose own text has a backward (None: not a class)
     backward_methods: frozenset[str] | None = None
-    start: int = 0  # the definition's text: [start, end) of the file, from line ``line``
-    end: int = 0
-    line: int = 1
 
 
 @dataclass(frozen=True)
@@ -127,6 +135,7 @@ class ModuleEntry:
     is_package: bool = False
     backward: bool = False  # the text may hold a backward call (the per-file pre-filter)
     steps: bool = False  # the text has a step marker (``STEP_MARKERS``)
+    marked: bool = False  # the text may hold any marker: its definitions' may
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
     definitions: dict[str, Definition] = field(default_factory=dict)
@@ -141,6 +150,11 @@ class ModuleEntry:
     @property
     def name(self) -> str | None:
         return self.names[0] if self.names else None
+
+    @cached_property
+    def classes(self) -> frozenset[str]:
+        """The names of its top-level classes."""
+        return frozenset(name for name, found in self.definitions.items() if found.is_class)
 
 
 def _absolute(node: ast.ImportFrom, package: str | None) -> str | None:
@@ -192,7 +206,7 @@ _CHAIN_AT = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\s*\()?")
 _CLASS_HEADER = re.compile(r"class[ \t]+\w+[ \t]*\(([^)]*)\)")
 # A top-level definition: ``def`` / ``async def`` / ``class`` at column 0.
 _TOP_DEFINITION = re.compile(r"(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+)")
-_DEFINITION_KEYWORD = re.compile(r"def[ \t]|class[ \t]")
+_DEFINITION_AFTER_BREAK = re.compile(r"\n(?:(?:async[ \t]+)?def[ \t]+(\w+)|class[ \t]+(\w+))")
 
 
 _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*")
@@ -252,53 +266,33 @@ def index_source(
     markers: tuple[str, ...] = (),
     backward: bool = False,
 ) -> ModuleEntry:
-    """Index ``text`` (see the module docstring for what the cheap pass can miss)."""
+    """Index ``text`` (see the module docstring for what the cheap pass can miss): its
+    imports, its loops and where its definitions are; what they say is ``module_facts``."""
     from zerograd_guard.lint.project.layout import package_of
 
     package = package_of(names[0], is_package) if names else None
     imports, star = _imports(_import_statements(text), package)
     loops = _loop_bodies(text)
     definitions: dict[str, Definition] = {}
-    marked = backward or markers or touches_gradients(text)
+    marked = bool(backward or markers or touches_gradients(text))
     # Without a marker of its own, a definition still reaches gradient work through the
     # names it imports (a wrapper calling an imported step).
     if marked or imports or star:
-        found = list(_line_matches(text, _DEFINITION_KEYWORD, _TOP_DEFINITION))
-        spans = _spans(text, found)
-        refs = (
-            [frozenset(_IDENTIFIER.findall(text, start, end)) for start, end in spans]
-            if marked or star
-            else _shared_names(text, spans, imports)
-        )
-        uses = _import_uses(text, spans, imports)
-        may_be_classes = frozenset(imports).union(m[2] for m in found if m[2])
+        found = _definitions(text)
         line, counted = 1, 0
-        for match, (start, end), used, imported in zip(found, spans, refs, uses, strict=True):
+        for match, (start, end) in zip(found, _spans(text, found), strict=True):
             line += text.count("\n", counted, start)
             counted = start
-            segment = text[start:end] if marked else ""
-            extra = any(marker in segment for marker in markers)
-            if not extra and touches_gradients(segment):
-                segment = code_only(segment)  # not "call ``Tensor.backward()``" in a docstring
-            definitions[match[1] or match[2]] = Definition(
-                touches=extra or touches_gradients(segment),
-                backward=extra or has_backward_marker(segment),
-                refs=used,
-                steps=extra or has_step_marker(segment),
-                import_uses=imported,
-                calls=_calls(text, start, end, bool(match[2]), used & may_be_classes),
-                backward_methods=_backward_methods(segment, extra) if match[2] else None,
-                start=start,
-                end=end,
-                line=line,
-            )
+            name = match.function or match.cls or ""
+            definitions[name] = Definition(start, end, line, match.cls is not None)
     return ModuleEntry(
         path=path,
         names=names,
         digest=digest,
         is_package=is_package,
         backward=backward,
-        steps=bool(marked) and (bool(markers) or has_step_marker(text)),
+        steps=marked and (bool(markers) or has_step_marker(text)),
+        marked=marked,
         imports=imports,
         star=star,
         definitions=definitions,
@@ -314,14 +308,63 @@ def index_source(
     )
 
 
-def _spans(text: str, found: list[re.Match[str]]) -> list[tuple[int, int]]:
+class TopDefinition(NamedTuple):
+    """A ``def`` / ``async def`` / ``class`` line at column 0: [start, end) of its
+    header's name, and the name (``function`` or ``cls``)."""
+
+    start: int
+    end: int
+    function: str | None
+    cls: str | None
+
+
+def _definitions(text: str) -> list[TopDefinition]:
+    """The top-level definitions: ``_TOP_DEFINITION`` at the start of a line, found by
+    one scan for a line break followed by the keyword (a literal first character)."""
+    found = []
+    first = _TOP_DEFINITION.match(text)
+    if first is not None:
+        found.append(TopDefinition(0, first.end(), first[1], first[2]))
+    found.extend(
+        TopDefinition(match.start() + 1, match.end(), match[1], match[2])
+        for match in _DEFINITION_AFTER_BREAK.finditer(text)
+    )
+    return found
+
+
+def definition_facts(text: str, entry: ModuleEntry, name: str, markers: tuple[str, ...]) -> Facts:
+    """What definition ``name`` of ``entry`` (indexed from ``text``) says."""
+    definition = entry.definitions[name]
+    start, end = definition.start, definition.end
+    imports, marked = entry.imports, entry.marked
+    if marked or entry.star:
+        refs = frozenset(_IDENTIFIER.findall(text, start, end))
+    else:
+        refs = _shared_names(text, [(start, end)], imports)[0]
+    may_be_classes = frozenset(imports) | entry.classes
+    segment = text[start:end] if marked else ""
+    extra = any(marker in segment for marker in markers)
+    if not extra and touches_gradients(segment):
+        segment = code_only(segment)  # not "call ``Tensor.backward()``" in a docstring
+    return Facts(
+        touches=extra or touches_gradients(segment),
+        backward=extra or has_backward_marker(segment),
+        steps=extra or has_step_marker(segment),
+        refs=refs,
+        import_uses=_import_uses(text, [(start, end)], imports)[0],
+        calls=_calls(text, start, end, definition.is_class, refs & may_be_classes),
+        backward_methods=_backward_methods(segment, extra) if definition.is_class else None,
+    )
+
+
+def _spans(text: str, found: list[TopDefinition]) -> list[tuple[int, int]]:
     """Each top-level definition's text: up to the next one (which may include module
     code between them: that only over-approximates, more touches and references),
     without the next one's decorators."""
     spans = []
     for index, match in enumerate(found):
-        end = found[index + 1].start() if index + 1 < len(found) else len(text)
-        spans.append((match.start(), _before_decorators(text, match.start(), end)))
+        end = found[index + 1].start if index + 1 < len(found) else len(text)
+        spans.append((match.start, _before_decorators(text, match.start, end)))
     return spans
 
 
@@ -367,11 +410,14 @@ def _import_uses(
     capitalised name is taken for a class, not a module (were it one, what its chains
     reach would stay unknown)."""
     found: list[tuple[int, str]] = []
+    if not spans:
+        return []
+    low, high = spans[0][0], spans[-1][1]
     for name in imports:
         if name[:1].isupper():
             continue  # a class or a typing name, by convention: not a module
         prefix = f"{name}."
-        position = text.find(prefix)
+        position = text.find(prefix, low, high)
         while position >= 0:
             before = text[position - 1] if position else " "
             if not (before.isalnum() or before in "_.") and not text.endswith(
@@ -380,7 +426,7 @@ def _import_uses(
                 chain = _CHAIN_AT.match(text, position)
                 if chain is not None:
                     found.append((position, chain[1] + ("(" if chain[2] else "")))
-            position = text.find(prefix, position + len(prefix))
+            position = text.find(prefix, position + len(prefix), high)
     uses: list[set[str]] = [set() for _ in spans]
     if not found or not spans:
         return [frozenset()] * len(spans)

@@ -20,7 +20,7 @@ from typing import Any
 from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "6"
+_FORMAT = "7"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -32,30 +32,16 @@ def _to_json(entry: ModuleEntry) -> dict[str, Any]:
     data = dataclasses.asdict(entry)
     for key in ("names", "star", "references", "loop_references", "method_calls", "dotted_uses"):
         data[key] = sorted(data[key])
-    for definition in data["definitions"].values():
-        definition["refs"] = sorted(definition["refs"])
-        definition["import_uses"] = sorted(definition["import_uses"])
-        definition["calls"] = sorted(definition["calls"])
-        if definition["backward_methods"] is not None:
-            definition["backward_methods"] = sorted(definition["backward_methods"])
     return data
 
 
 def _from_json(data: dict[str, Any]) -> ModuleEntry:
     definitions = {
         name: Definition(
-            touches=bool(item["touches"]),
-            backward=bool(item["backward"]),
-            refs=frozenset(item["refs"]),
-            steps=bool(item["steps"]),
-            import_uses=frozenset(item["import_uses"]),
-            calls=frozenset(item["calls"]),
-            backward_methods=None
-            if item["backward_methods"] is None
-            else frozenset(item["backward_methods"]),
             start=int(item["start"]),
             end=int(item["end"]),
             line=int(item["line"]),
+            is_class=bool(item["is_class"]),
         )
         for name, item in data["definitions"].items()
     }
@@ -66,6 +52,7 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
         is_package=bool(data["is_package"]),
         backward=bool(data["backward"]),
         steps=bool(data["steps"]),
+        marked=bool(data["marked"]),
         imports={str(k): str(v) for k, v in data["imports"].items()},
         star=tuple(data["star"]),
         definitions=definitions,

@@ -23,15 +23,29 @@ from zerograd_guard.lint.regions import Use
 
 @dataclass
 class ImportSeeds:
-    """The analysed file's imports, sorted by how a statement may reach a backward
-    through them (``lint.regions`` reads the three sets and asks ``chain``)."""
+    """The analysed file's imports (and the names its ``*`` imports bind), asked lazily
+    how a statement may reach a backward through them: only the names its statements
+    use are looked up (``lint.regions`` asks ``use`` and ``chain``)."""
 
     project: Project
     entry: ModuleEntry
-    functions: frozenset[str] = frozenset()  # any use may reach
-    classes: frozenset[str] = frozenset()  # reached when called, derived from, read
-    modules: frozenset[str] = frozenset()  # reached by their chains
+    targets: dict[str, list[Target]]  # a name -> the linted definitions it may bind
+    modules: frozenset[str]  # names bound to linted modules: reached by their chains
+    _uses: dict[str, Use | None] = field(default_factory=dict)
     _chains: dict[str, Use | None] = field(default_factory=dict)
+
+    @property
+    def imported(self) -> frozenset[str]:
+        return frozenset(self.targets)
+
+    def use(self, name: str) -> Use | None:
+        """How a use of ``name`` (one of ``imported``) may reach a backward."""
+        if name not in self._uses:
+            uses = {_use(self.project, target) for target in self.targets.get(name, ())}
+            self._uses[name] = (
+                Use.ANY if Use.ANY in uses else Use.RUNS if Use.RUNS in uses else None
+            )
+        return self._uses[name]
 
     def chain(self, dotted: str) -> Use | None:
         """How ``module.a.b`` (its head one of ``modules``) may reach a backward."""
@@ -45,28 +59,26 @@ def _use(project: Project, target: Target) -> Use | None:
     if not target.attribute:
         return None  # a module passed on whole: what is called through it is not followed
     name = target.attribute[0]
-    if not project.is_class((target.entry.path, name)):
-        return Use.ANY if project.reaches(target.entry, name, "backward") else None
-    # its methods' backwards, its bases' included; ``Cls.method`` runs when called too
-    return Use.RUNS if project.reaches(target.entry, name, "backward") else None
+    if not project.reaches(target.entry, name, "backward"):
+        return None
+    # a class (its methods' backwards, its bases' included) runs when called, derived
+    # from, or when ``Cls.method`` is read
+    return Use.RUNS if project.is_class((target.entry.path, name)) else Use.ANY
 
 
 def import_seeds(project: Project, entry: ModuleEntry) -> ImportSeeds:
     """``entry``'s seeds: its imports, and the names its ``*`` imports of linted modules
     bind (one of a module outside the run binds nothing linted)."""
-    functions, classes, modules = set(), set(), set()
+    targets: dict[str, list[Target]] = {}
+    modules: set[str] = set()
 
     def add(local: str, target: Target | None) -> None:
         if target is None or target.entry is entry:
             return
-        if not target.attribute:
+        if target.attribute:
+            targets.setdefault(local, []).append(target)
+        else:
             modules.add(local)
-            return
-        use = _use(project, target)
-        if use is Use.ANY:
-            functions.add(local)
-        elif use is Use.RUNS:
-            classes.add(local)
 
     for local in entry.imports:
         add(local, project.resolve_local(entry, local))
@@ -75,4 +87,4 @@ def import_seeds(project: Project, entry: ModuleEntry) -> ImportSeeds:
             add(name, Target(module, (name,)))
         for name in module.imports:
             add(name, project.resolve_local(module, name))
-    return ImportSeeds(project, entry, frozenset(functions), frozenset(classes), frozenset(modules))
+    return ImportSeeds(project, entry, targets, frozenset(modules))
