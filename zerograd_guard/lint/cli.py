@@ -435,7 +435,7 @@ def _in_project(
 ) -> tuple[Project, list[FileTask]]:
     """Index the run's files as one project; tasks of files whose configuration says
     ``project = false`` stay in per-file mode."""
-    from zerograd_guard.lint.project.build import build_project
+    from zerograd_guard.lint.project.build import build_project, save_project
 
     options = [task.settings.options for task in tasks]
     merged = AnalysisOptions(
@@ -448,6 +448,7 @@ def _in_project(
         dataclasses.replace(task, project=project.context(task.path)) if config.project else task
         for task, config in zip(tasks, configs, strict=True)
     ]
+    save_project(project, cache_dir)
     return project, placed
 
 

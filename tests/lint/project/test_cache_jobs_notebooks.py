@@ -126,3 +126,28 @@ def test_the_cached_index_round_trips_every_field(tmp_path):
     entry = index_source(text, str(tmp_path / "m.py"), ("m",), "digest", False, backward=True)
     index_cache.save(tmp_path, (), [entry])
     assert index_cache.load(tmp_path, ()) == {entry.path: entry}
+
+
+def test_contexts_are_reused_only_while_no_file_changed(findings, tmp_path, monkeypatch):
+    # a task's context (cache key, candidate) depends on every file of the project: a
+    # warm run over unchanged files takes them from the index cache; any edit recomputes
+    from zerograd_guard.lint.project.graph import Project
+
+    cache = f"--cache-dir={tmp_path / 'cache'}"
+    files = {"utils.py": FIXED_STEPS, "train.py": LOOP.replace("train_step(model", "step(model")}
+    files["train.py"] = files["train.py"].replace("import train_step", "import train_step as step")
+    assert findings(cache, files=files) == []
+    computed: list[str] = []
+    original = Project._context
+
+    def counting(self, entry):
+        computed.append(entry.path.rsplit("/", 1)[-1])
+        return original(self, entry)
+
+    monkeypatch.setattr(Project, "_context", counting)
+    assert findings(cache) == []
+    assert computed == []
+    tree(tmp_path, {"utils.py": BUGGY_STEPS})
+    # train.py has no backward of its own: it is judged because it is a candidate again
+    assert codes(findings(cache)) == [("train.py", 6, "ZG101")]
+    assert sorted(computed) == ["train.py", "utils.py"]

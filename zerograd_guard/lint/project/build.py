@@ -47,17 +47,26 @@ def build_project(
     paths: Iterable[Path], options: AnalysisOptions, cache_dir: Path | None = None
 ) -> Project:
     """Index the run's ``.py`` files and notebooks (stubs are not analysed as code);
-    ``cache_dir``: reuse the entries of unchanged files from the last run."""
+    ``cache_dir``: reuse the entries of unchanged files from the last run, and its task
+    contexts when no file changed (``save_project`` writes them back)."""
     markers = tuple(
         sorted(options.extra_backward_calls | options.extra_clear_calls | options.extra_step_calls)
     )
-    known = index_cache.load(cache_dir, markers)
+    known, contexts = index_cache.load_all(cache_dir, markers)
     entries = [
         entry
         for path in paths
         if path.suffix in (".py", ".ipynb")
         and (entry := _entry(path, options, markers, known)) is not None
     ]
-    if len(entries) != len(known) or any(known.get(e.path) is not e for e in entries):
-        index_cache.save(cache_dir, markers, entries)
-    return Project(entries, markers)
+    # a context depends on every entry: it is reused only when none changed
+    unchanged = len(entries) == len(known) and all(known.get(e.path) is e for e in entries)
+    return Project(entries, markers, contexts if unchanged else None)
+
+
+def save_project(project: Project, cache_dir: Path | None) -> None:
+    """Write the index and the contexts computed so far, if they are new."""
+    if project.unsaved:
+        index_cache.save(
+            cache_dir, project.markers, list(project.entries.values()), project.contexts
+        )

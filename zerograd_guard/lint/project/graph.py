@@ -53,8 +53,17 @@ class ProjectContext:
 
 
 class Project:
-    def __init__(self, entries: Iterable[ModuleEntry], markers: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        entries: Iterable[ModuleEntry],
+        markers: tuple[str, ...] = (),
+        contexts: dict[str, ProjectContext] | None = None,
+    ) -> None:
         self.markers = markers  # configured backward / clear / step calls (``Facts``)
+        # the task contexts known (from the last run over exactly these entries) or
+        # computed; ``unsaved``: the index cache does not hold them all yet
+        self.contexts: dict[str, ProjectContext] = dict(contexts or {})
+        self.unsaved = contexts is None
         self.entries: dict[str, ModuleEntry] = {}
         claims: dict[str, list[ModuleEntry]] = {}
         siblings: dict[tuple[str, str], ModuleEntry] = {}
@@ -467,6 +476,13 @@ class Project:
         entry = self.entries.get(str(absolute(path)))
         if entry is None:
             return None
+        known = self.contexts.get(entry.path)
+        if known is None:
+            known = self.contexts[entry.path] = self._context(entry)
+            self.unsaved = True
+        return known
+
+    def _context(self, entry: ModuleEntry) -> ProjectContext:
         # every finding needs a step in the loop's iteration: in the file's own text or in
         # what it calls
         candidate = (

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from zerograd_guard._version import __version__
+from zerograd_guard.lint.project.graph import ProjectContext
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "7"
+_FORMAT = "8"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -65,21 +66,48 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
 
 
 def load(directory: Path | None, markers: tuple[str, ...]) -> dict[str, ModuleEntry]:
+    """The entries of the last run's index (empty when there is none or it is broken)."""
+    return load_all(directory, markers)[0]
+
+
+def load_all(
+    directory: Path | None, markers: tuple[str, ...]
+) -> tuple[dict[str, ModuleEntry], dict[str, ProjectContext]]:
+    """The last run's entries and the task contexts computed from them (valid only for
+    exactly those entries: ``build.build_project`` checks)."""
     if directory is None:
-        return {}
+        return {}, {}
     try:
         raw = json.loads(_file(directory, markers).read_text(encoding="utf-8"))
-        return {path: _from_json(item) for path, item in raw.items()}
+        entries = {path: _from_json(item) for path, item in raw["entries"].items()}
+        contexts = {
+            path: ProjectContext(path=path, key=str(key), candidate=bool(candidate))
+            for path, (key, candidate) in raw["contexts"].items()
+        }
+        return entries, contexts
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}
+        return {}, {}
 
 
-def save(directory: Path | None, markers: tuple[str, ...], entries: list[ModuleEntry]) -> None:
-    """Write the index atomically; a cache that cannot be written is skipped."""
+def save(
+    directory: Path | None,
+    markers: tuple[str, ...],
+    entries: list[ModuleEntry],
+    contexts: dict[str, ProjectContext] | None = None,
+) -> None:
+    """Write the index (and the contexts computed from it) atomically; a cache that
+    cannot be written is skipped."""
     if directory is None:
         return
     target = _file(directory, markers)
-    payload = json.dumps({entry.path: _to_json(entry) for entry in entries})
+    payload = json.dumps(
+        {
+            "entries": {entry.path: _to_json(entry) for entry in entries},
+            "contexts": {
+                path: [context.key, context.candidate] for path, context in (contexts or {}).items()
+            },
+        }
+    )
     try:
         from zerograd_guard.lint.cache import ensure_cache_dir
 
