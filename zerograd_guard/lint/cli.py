@@ -431,7 +431,7 @@ def _stdin_task(args: argparse.Namespace, planner: _Planner, resolver: ConfigRes
 
 
 def _in_project(
-    tasks: list[FileTask], configs: list[Config], cache_dir: Path | None
+    tasks: list[FileTask], configs: list[Config], cache_dir: Path | None, jobs: int
 ) -> tuple[Project, list[FileTask]]:
     """Index the run's files as one project; tasks of files whose configuration says
     ``project = false`` stay in per-file mode."""
@@ -443,7 +443,7 @@ def _in_project(
         extra_clear_calls=frozenset().union(*(o.extra_clear_calls for o in options)),
         extra_step_calls=frozenset().union(*(o.extra_step_calls for o in options)),
     )
-    project = build_project((task.path for task in tasks), merged, cache_dir)
+    project = build_project((task.path for task in tasks), merged, cache_dir, jobs)
     placed = [
         dataclasses.replace(task, project=project.context(task.path)) if config.project else task
         for task, config in zip(tasks, configs, strict=True)
@@ -495,7 +495,7 @@ def _run(args: argparse.Namespace, plugins: Sequence[object]) -> int:
             planner.task(path, config) for path, config in zip(found.files, configs, strict=True)
         ]
         if not args.no_project and any(config.project for config in configs):
-            project, tasks = _in_project(tasks, configs, cache_dir)
+            project, tasks = _in_project(tasks, configs, cache_dir, args.jobs or default_jobs())
     if not args.quiet:
         for warning in dict.fromkeys(resolver.warnings):
             sys.stderr.write(f"{warning}\n")

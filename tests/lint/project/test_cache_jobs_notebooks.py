@@ -151,3 +151,23 @@ def test_contexts_are_reused_only_while_no_file_changed(findings, tmp_path, monk
     # train.py has no backward of its own: it is judged because it is a candidate again
     assert codes(findings(cache)) == [("train.py", 6, "ZG101")]
     assert sorted(computed) == ["train.py", "utils.py"]
+
+
+def test_the_index_built_in_workers_is_the_index_built_here(tmp_path, monkeypatch):
+    from zerograd_guard.lint.options import DEFAULT_OPTIONS
+    from zerograd_guard.lint.project import build
+
+    files = {f"pkg/m{index}.py": FIXED_STEPS for index in range(12)}
+    files.update({"pkg/__init__.py": "from .m0 import train_step\n", "train.py": LOOP})
+    tree(tmp_path, files)
+    paths = sorted(tmp_path.rglob("*.py"))
+    here = build.build_project(paths, DEFAULT_OPTIONS)
+    monkeypatch.setattr(build, "PARALLEL_MIN_FILES", 1)
+    calls = []
+    original = build._index_in_workers
+    monkeypatch.setattr(
+        build, "_index_in_workers", lambda *args: calls.append(1) or original(*args)
+    )
+    workers = build.build_project(paths, DEFAULT_OPTIONS, jobs=2)
+    assert calls == [1]  # the workers did build it
+    assert list(workers.entries.values()) == list(here.entries.values())

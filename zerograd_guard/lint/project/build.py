@@ -43,25 +43,81 @@ def _entry(
     )
 
 
+# Below this many files the index is built in this process: forking workers and sending
+# the entries back costs more than indexing them (~1 ms a file).
+PARALLEL_MIN_FILES = 1_000
+
+
 def build_project(
-    paths: Iterable[Path], options: AnalysisOptions, cache_dir: Path | None = None
+    paths: Iterable[Path],
+    options: AnalysisOptions,
+    cache_dir: Path | None = None,
+    jobs: int = 1,
 ) -> Project:
     """Index the run's ``.py`` files and notebooks (stubs are not analysed as code);
     ``cache_dir``: reuse the entries of unchanged files from the last run, and its task
-    contexts when no file changed (``save_project`` writes them back)."""
+    contexts when no file changed (``save_project`` writes them back). ``jobs``: index
+    a large run in that many forked workers (each file's entry depends on that file
+    alone, so the entries, in the run's order, are the same)."""
     markers = tuple(
         sorted(options.extra_backward_calls | options.extra_clear_calls | options.extra_step_calls)
     )
     known, contexts = index_cache.load_all(cache_dir, markers)
-    entries = [
-        entry
-        for path in paths
-        if path.suffix in (".py", ".ipynb")
-        and (entry := _entry(path, options, markers, known)) is not None
-    ]
+    indexed = [path for path in paths if path.suffix in (".py", ".ipynb")]
+    if jobs > 1 and len(indexed) >= PARALLEL_MIN_FILES and _can_fork():
+        found = _index_in_workers(indexed, options, markers, known, jobs)
+    else:
+        found = [_entry(path, options, markers, known) for path in indexed]
+    entries = [entry for entry in found if entry is not None]
     # a context depends on every entry: it is reused only when none changed
-    unchanged = len(entries) == len(known) and all(known.get(e.path) is e for e in entries)
+    unchanged = len(entries) == len(known) and all(
+        known.get(entry.path) == entry for entry in entries
+    )
     return Project(entries, markers, contexts if unchanged else None)
+
+
+def _can_fork() -> bool:
+    import multiprocessing
+
+    return multiprocessing.get_start_method(allow_none=False) == "fork"
+
+
+def _index_chunk(
+    chunk: list[Path],
+    options: AnalysisOptions,
+    markers: tuple[str, ...],
+    known: dict[str, ModuleEntry],
+) -> list[ModuleEntry | None]:
+    return [_entry(path, options, markers, known) for path in chunk]
+
+
+def _index_in_workers(
+    paths: list[Path],
+    options: AnalysisOptions,
+    markers: tuple[str, ...],
+    known: dict[str, ModuleEntry],
+    jobs: int,
+) -> list[ModuleEntry | None]:
+    from concurrent.futures import ProcessPoolExecutor
+
+    size = max(1, len(paths) // (jobs * 8))
+    chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [
+            pool.submit(_index_chunk, chunk, options, markers, _known_of(chunk, known))
+            for chunk in chunks
+        ]
+        return [entry for future in futures for entry in future.result()]
+
+
+def _known_of(chunk: list[Path], known: dict[str, ModuleEntry]) -> dict[str, ModuleEntry]:
+    """The cached entries of ``chunk``'s files (what a worker is sent)."""
+    found = {}
+    for path in chunk:
+        key = str(layout.absolute(path))
+        if key in known:
+            found[key] = known[key]
+    return found
 
 
 def save_project(project: Project, cache_dir: Path | None) -> None:

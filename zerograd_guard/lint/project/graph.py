@@ -362,7 +362,9 @@ class Project:
         Narrower than what the analysis can follow (a class's method reaching a backward
         through a helper): such a file is not analysed."""
         for local in entry.imports:
-            if local not in entry.references:
+            # a function or module is used in a loop; a class (a capitalised name, by
+            # convention) may be built anywhere, its method called in a loop
+            if local not in entry.loop_references and not local[:1].isupper():
                 continue
             target = self.resolve_local(entry, local)
             if target is None or target.entry is entry:

@@ -139,7 +139,6 @@ class ModuleEntry:
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
     definitions: dict[str, Definition] = field(default_factory=dict)
-    references: frozenset[str] = frozenset()  # imported names the text uses
     # what the bodies of the module's loops use (a finding needs a loop that calls the
     # other module): imported names, names called as ``.name(``, ``alias.attr...`` chains
     loop_references: frozenset[str] = frozenset()
@@ -296,9 +295,6 @@ def index_source(
         imports=imports,
         star=star,
         definitions=definitions,
-        references=frozenset(imports).intersection(_IDENTIFIER.findall(text))
-        if loops
-        else frozenset(),
         loop_references=frozenset(imports).intersection(_IDENTIFIER.findall(loops)),
         has_loop=bool(loops),
         method_calls=frozenset(_METHOD_CALL.findall(loops)),

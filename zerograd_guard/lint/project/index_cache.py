@@ -21,7 +21,7 @@ from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.graph import ProjectContext
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "8"
+_FORMAT = "9"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -31,7 +31,7 @@ def _file(directory: Path, markers: tuple[str, ...]) -> Path:
 
 def _to_json(entry: ModuleEntry) -> dict[str, Any]:
     data = dataclasses.asdict(entry)
-    for key in ("names", "star", "references", "loop_references", "method_calls", "dotted_uses"):
+    for key in ("names", "star", "loop_references", "method_calls", "dotted_uses"):
         data[key] = sorted(data[key])
     return data
 
@@ -57,7 +57,6 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
         imports={str(k): str(v) for k, v in data["imports"].items()},
         star=tuple(data["star"]),
         definitions=definitions,
-        references=frozenset(data["references"]),
         loop_references=frozenset(data["loop_references"]),
         has_loop=bool(data["has_loop"]),
         method_calls=frozenset(data["method_calls"]),
