@@ -15,7 +15,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from zerograd_guard.lint.project.index import Facts, ModuleEntry, definition_facts
+from zerograd_guard.lint.project.index import (
+    Links,
+    Marks,
+    ModuleEntry,
+    definition_links,
+    definition_marks,
+)
 from zerograd_guard.lint.project.layout import absolute
 from zerograd_guard.lint.project.sources import current_text
 
@@ -59,7 +65,7 @@ class Project:
         markers: tuple[str, ...] = (),
         contexts: dict[str, ProjectContext] | None = None,
     ) -> None:
-        self.markers = markers  # configured backward / clear / step calls (``Facts``)
+        self.markers = markers  # configured backward / clear / step calls (``Marks``)
         # the task contexts known (from the last run over exactly these entries) or
         # computed; ``unsaved``: the index cache does not hold them all yet
         self.contexts: dict[str, ProjectContext] = dict(contexts or {})
@@ -91,7 +97,8 @@ class Project:
             if parent:
                 self._submodules.setdefault(parent, []).append(entry)
         self._levels: dict[tuple[str, str, str], int | None] = {}
-        self._facts: dict[tuple[str, str], Facts | None] = {}
+        self._marks: dict[tuple[str, str], Marks | None] = {}
+        self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
 
     # -- resolution ---------------------------------------------------------------------
@@ -204,7 +211,7 @@ class Project:
         asked is ``MAX_DEPTH - 1`` calls away, one. Nor can a definition too long to load
         (``MAX_DEFINITION_CHARS``): it reaches nothing.
 
-        Asked lazily: what a definition says (``facts``) is read only for the modules a
+        Asked lazily: what a definition says (``marks``, ``links``) is read only where a
         question reaches, and every answer is a function of the project alone, so it
         never depends on the order of the questions."""
         assert within <= MAX_DEPTH - 1 == 1  # levels are 0 or 1
@@ -227,8 +234,8 @@ class Project:
             return False  # never loaded where it is called: leads nowhere from there
         if not self._text_may(entry, flag):
             return False
-        facts = self.facts(entry, node[1])
-        return facts is not None and bool(getattr(facts, flag))
+        marks = self.marks(entry, node[1])
+        return marks is not None and bool(getattr(marks, flag))
 
     def _level(self, entry: ModuleEntry, name: str, flag: str) -> int | None:
         """0: the definition's own text has the marker; 1: it refers to one whose own
@@ -243,27 +250,35 @@ class Project:
         definition = entry.definitions[name]
         if definition.end - definition.start > MAX_DEFINITION_CHARS:
             return None
-        facts = self.facts(entry, name)
-        if facts is None:
+        links = self.links(entry, name)
+        if links is None:
             return None
         user_is_class = definition.is_class
-        for used, called in self._used(entry, name, facts):
+        for used, called in self._used(entry, name, links):
             if self.is_class(used) and (not called or (flag == "backward" and not user_is_class)):
                 continue
             if self._own(used, flag):
                 return 1
         return None
 
-    def facts(self, entry: ModuleEntry, name: str) -> Facts | None:
-        """What definition ``name`` of ``entry`` says, read from its file the first time
-        a question needs it (None: the file was edited since it was indexed)."""
+    def marks(self, entry: ModuleEntry, name: str) -> Marks | None:
+        """What definition ``name`` of ``entry`` says of gradients, read from its file the
+        first time a question needs it (None: the file was edited since it was indexed)."""
         key = (entry.path, name)
-        if key not in self._facts:
+        if key not in self._marks:
             text = self._text(entry)
-            self._facts[key] = (
-                None if text is None else definition_facts(text, entry, name, self.markers)
+            self._marks[key] = (
+                None if text is None else definition_marks(text, entry, name, self.markers)
             )
-        return self._facts[key]
+        return self._marks[key]
+
+    def links(self, entry: ModuleEntry, name: str) -> Links | None:
+        """The names definition ``name`` of ``entry`` refers to (read like ``marks``)."""
+        key = (entry.path, name)
+        if key not in self._links:
+            text = self._text(entry)
+            self._links[key] = None if text is None else definition_links(text, entry, name)
+        return self._links[key]
 
     def _text(self, entry: ModuleEntry) -> str | None:
         """The text ``entry`` was indexed from (the last few read are kept)."""
@@ -280,7 +295,7 @@ class Project:
         return self.entries[node[0]].definitions[node[1]].is_class
 
     def _used(
-        self, entry: ModuleEntry, name: str, definition: Facts
+        self, entry: ModuleEntry, name: str, definition: Links
     ) -> Iterable[tuple[tuple[str, str], bool]]:
         """The linted definitions ``definition`` refers to, each with whether it calls
         it (or derives from it: ``Definition.calls``; only a class needs the answer)."""
@@ -395,8 +410,8 @@ class Project:
     def _definition_does(self, entry: ModuleEntry, target: Target, flag: str) -> bool:
         if not self.is_class((target.entry.path, target.attribute[0])) or flag != "backward":
             return self.reaches(target.entry, target.attribute[0], flag)
-        facts = self.facts(target.entry, target.attribute[0])
-        methods = frozenset() if facts is None else (facts.backward_methods or frozenset())
+        marks = self.marks(target.entry, target.attribute[0])
+        methods = frozenset() if marks is None else (marks.backward_methods or frozenset())
         if len(target.attribute) > 1:
             methods = methods & {target.attribute[1]}
         return bool(methods & entry.method_calls)

@@ -101,14 +101,21 @@ class Definition:
 
 
 @dataclass(frozen=True)
-class Facts:
-    """What a definition's text says (``module_facts``, computed only for the modules a
-    question reaches): whether it mentions gradient work (``touches``; ``backward``;
-    ``steps``: a clear, step or hand-written update) and the names it refers to."""
+class Marks:
+    """Whether a definition's own text mentions gradient work (``definition_marks``):
+    ``touches`` any, ``backward``, ``steps`` (a clear, step or hand-written update)."""
 
     touches: bool
     backward: bool
     steps: bool
+    # a class: its methods whose own text has a backward (None: not a class)
+    backward_methods: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class Links:
+    """The names a definition's text refers to (``definition_links``)."""
+
     refs: frozenset[str]
     # its ``name.attr...`` chains on imported names (``(`` appended: called, or a base): an
     # imported module refers to the definitions its chains reach, not to all of them
@@ -116,8 +123,6 @@ class Facts:
     # the imported names and the module's classes among ``refs`` that it calls (``name(``)
     # or, a class, derives from
     calls: frozenset[str] = frozenset()
-    # a class: its methods whose own text has a backward (None: not a class)
-    backward_methods: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -266,7 +271,8 @@ def index_source(
     backward: bool = False,
 ) -> ModuleEntry:
     """Index ``text`` (see the module docstring for what the cheap pass can miss): its
-    imports, its loops and where its definitions are; what they say is ``module_facts``."""
+    imports, its loops and where its definitions are; what they say is ``definition_marks``
+    and ``definition_links``."""
     from zerograd_guard.lint.project.layout import package_of
 
     package = package_of(names[0], is_package) if names else None
@@ -328,28 +334,36 @@ def _definitions(text: str) -> list[TopDefinition]:
     return found
 
 
-def definition_facts(text: str, entry: ModuleEntry, name: str, markers: tuple[str, ...]) -> Facts:
-    """What definition ``name`` of ``entry`` (indexed from ``text``) says."""
+def definition_marks(text: str, entry: ModuleEntry, name: str, markers: tuple[str, ...]) -> Marks:
+    """What definition ``name`` of ``entry`` (indexed from ``text``) says of gradients."""
     definition = entry.definitions[name]
-    start, end = definition.start, definition.end
-    imports, marked = entry.imports, entry.marked
-    if marked or entry.star:
-        refs = frozenset(_IDENTIFIER.findall(text, start, end))
-    else:
-        refs = _shared_names(text, [(start, end)], imports)[0]
-    may_be_classes = frozenset(imports) | entry.classes
-    segment = text[start:end] if marked else ""
+    segment = text[definition.start : definition.end] if entry.marked else ""
     extra = any(marker in segment for marker in markers)
     if not extra and touches_gradients(segment):
         segment = code_only(segment)  # not "call ``Tensor.backward()``" in a docstring
-    return Facts(
+    return Marks(
         touches=extra or touches_gradients(segment),
         backward=extra or has_backward_marker(segment),
         steps=extra or has_step_marker(segment),
+        backward_methods=_backward_methods(segment, extra) if definition.is_class else None,
+    )
+
+
+def definition_links(text: str, entry: ModuleEntry, name: str) -> Links:
+    """The names definition ``name`` of ``entry`` (indexed from ``text``) refers to."""
+    definition = entry.definitions[name]
+    start, end = definition.start, definition.end
+    imports = entry.imports
+    if entry.marked or entry.star:
+        refs = frozenset(_IDENTIFIER.findall(text, start, end))
+    else:
+        refs = _shared_names(text, [(start, end)], imports)[0]
+    return Links(
         refs=refs,
         import_uses=_import_uses(text, [(start, end)], imports)[0],
-        calls=_calls(text, start, end, definition.is_class, refs & may_be_classes),
-        backward_methods=_backward_methods(segment, extra) if definition.is_class else None,
+        calls=_calls(
+            text, start, end, definition.is_class, refs & (frozenset(imports) | entry.classes)
+        ),
     )
 
 
