@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.cache import ResultCache, cache_key
+from zerograd_guard.lint.collector import frozen_heap, raised_thresholds
 from zerograd_guard.lint.findings import Edit, Finding, Fix
 from zerograd_guard.lint.fixes_apply import (
     applicable,
@@ -594,32 +594,13 @@ def run_tasks(
 
     install(project)
     try:
-        with _long_lived_heap(project is not None):
+        with raised_thresholds(), frozen_heap() if project else contextlib.nullcontext():
             results = _run_all(tasks, jobs, project)
     finally:
         install(None)
     for result in results:
         result.reported.sort(key=lambda item: item.sort_key)
     return sorted(results, key=lambda result: result.path)
-
-
-@contextlib.contextmanager
-def _long_lived_heap(frozen: bool) -> Iterator[None]:
-    """While the run lasts, the objects alive now (the project index: millions of small
-    objects) are left out of the cyclic garbage collector's scans (``gc.freeze``): each
-    full collection, which parsing a large file triggers many times, traversed them all,
-    and made ``ast`` and libcst parses in project mode twice as slow. Forked workers
-    inherit the frozen heap (nor does the collector then touch, and copy, its pages).
-    They are handed back to the collector afterwards (a process that lints again, such
-    as a test session, would otherwise keep them for good)."""
-    if not frozen:
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def _run_all(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> list[FileResult]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from zerograd_guard.lint.collector import raised_thresholds
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import may_contain_backward
 from zerograd_guard.lint.project import index_cache, layout
@@ -64,10 +65,11 @@ def build_project(
     )
     known, contexts = index_cache.load_all(cache_dir, markers)
     indexed = [path for path in paths if path.suffix in (".py", ".ipynb")]
-    if jobs > 1 and len(indexed) >= PARALLEL_MIN_FILES and _can_fork():
-        found = _index_in_workers(indexed, options, markers, known, jobs)
-    else:
-        found = [_entry(path, options, markers, known) for path in indexed]
+    with raised_thresholds():
+        if jobs > 1 and len(indexed) >= PARALLEL_MIN_FILES and _can_fork():
+            found = _index_in_workers(indexed, options, markers, known, jobs)
+        else:
+            found = [_entry(path, options, markers, known) for path in indexed]
     entries = [entry for entry in found if entry is not None]
     # a context depends on every entry: it is reused only when none changed
     unchanged = len(entries) == len(known) and all(
