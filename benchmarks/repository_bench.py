@@ -6,7 +6,8 @@
 The repository set is every ``.py`` of the installed torch, transformers, lightning and
 accelerate. Each repetition runs, in rotating order: ``ruff check --select E9,F
 --no-cache --isolated`` (a full parse plus name resolution of every file), zerograd-lint
-cold (``--no-cache``) at ``-j 1`` and ``-j N``, ``ast.parse`` of every file in this
+cold (``--no-cache``) at ``-j 1`` and ``-j N`` (project mode, the default) and in per-file mode
+(``--no-project``) at ``-j N``, ``ast.parse`` of every file in this
 process (CPU time), the largest file alone (zerograd-lint and ruff), the first quarter
 and half of the files (a fixed shuffle) at ``-j N``, and, on the first
 ``--whole-file-reps`` repetitions, zerograd-lint ``--no-fast-path`` at ``-j N`` (every file
@@ -143,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
                 f"zerograd-lint cold -j {jobs} (wall s)",
                 [*lint, "-j", jobs, str(full.folder)],
             ),
+            "per_file_jn": (
+                f"zerograd-lint --no-project cold -j {jobs} (wall s)",
+                [*lint, "--no-project", "-j", jobs, str(full.folder)],
+            ),
             "largest_ours": (
                 "largest file: zerograd-lint (wall s)",
                 [*lint, "-j", "1", str(largest)],
@@ -207,6 +212,8 @@ def _payload(
         },
         "ratios": {
             "cold_jn_over_ruff": ratio("cold_jn", "ruff"),
+            "per_file_jn_over_ruff": ratio("per_file_jn", "ruff"),
+            "cold_jn_over_per_file_jn": ratio("cold_jn", "per_file_jn"),
             "cold_j1_over_ruff": ratio("cold_j1", "ruff"),
             "whole_jn_over_cold_jn": ratio("whole_jn", "cold_jn"),
             "cold_j1_over_cold_jn": ratio("cold_j1", "cold_jn"),
