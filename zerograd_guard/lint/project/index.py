@@ -1,11 +1,14 @@
 """One cheap pass per file: what a module defines and imports.
 
 No parse of the whole file: import statements are found line by line and each parsed
-alone by the C ``ast`` parser; top-level definitions are found at column 0 and their text
-searched for gradient markers. What the pass gets wrong only over-approximates (a
-definition's text may run into module code) or leaves a name unknown (a definition
-nested under an ``if`` is not indexed), so it can cost analysis time, never a false
-finding: every call it resolves is analysed from the other module's real model.
+alone by the C ``ast`` parser; top-level definitions are found at column 0
+(``index_source``, for every file of the run). What a definition's text says, its
+gradient markers (comments and strings left out: ``definition_marks``) and the names it
+refers to (``definition_links``), is read only for the definitions a question reaches
+(``graph.Project``). What the pass gets wrong only over-approximates (a definition's
+text may run into module code) or leaves a name unknown (a definition nested under an
+``if`` is not indexed), so it can cost analysis time, never a false finding: every call
+it resolves is analysed from the other module's real model.
 
 Nothing here builds the event model; the index only decides which calls may resolve
 into another linted module and which files need the full analysis at all.
