@@ -36,3 +36,14 @@ def test_a_project_run_leaves_the_collector_as_it_was(tmp_path, monkeypatch, cap
     assert "ZG101" in capsys.readouterr().out
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+def test_a_host_freeze_is_left_alone():
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    try:
+        with collector.frozen_heap():
+            pass
+        assert gc.get_freeze_count() == frozen  # not unfrozen behind the host's back
+    finally:
+        gc.unfreeze()

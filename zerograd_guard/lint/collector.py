@@ -32,7 +32,12 @@ def raised_thresholds() -> Iterator[None]:
 
 @contextlib.contextmanager
 def frozen_heap() -> Iterator[None]:
-    """The objects alive now are left out of the collector's scans while it lasts."""
+    """The objects alive now are left out of the collector's scans while it lasts. A host
+    process that froze objects itself keeps its own freeze: ``gc.unfreeze`` would hand
+    back its objects too, so nothing is frozen here then."""
+    if gc.get_freeze_count():
+        yield
+        return
     gc.freeze()
     try:
         yield

@@ -109,3 +109,67 @@ def test_a_module_chain_seeds_only_where_it_resolves_to_a_backward(tmp_path):
     lines = [line for line in kept.splitlines() if line.strip()]
     assert "def trains(model, opt, data):" in lines
     assert "def measures(data):" not in lines
+
+
+# Shapes a review found where the fast path dropped a finding the whole-file analysis
+# makes (the callee's own text has a step, its backward is one call further, through a
+# name the index's links missed), each with its expected finding. ``o`` keeps the loop
+# from being kept as a statement that names an optimizer; ``unrelated`` gives the file
+# a backward of its own, so that it is analysed.
+_UNRELATED = "\n\ndef unrelated(loss):\n    loss.backward()\n"
+_LOOP = "def run(model, o, data):\n    for x in data:\n        {call}(model, o, x)\n"
+_REVIEWED = {
+    "capitalised_module_alias": {
+        "lib/engine.py": "def bw(model, opt, x):\n    model(x).backward()\n",
+        "lib/wrap.py": "import lib.engine as E\n\n\ndef f(model, opt, x):\n"
+        "    E.bw(model, opt, x)\n    opt.step()\n",
+        "main.py": "from lib.wrap import f\n\n\n" + _LOOP.format(call="f") + _UNRELATED,
+    },
+    "function_running_a_class_method": {
+        "lib/engine.py": "class Fitter:\n    def one(self, model, opt, x):\n"
+        "        model(x).backward()\n        opt.step()\n\n\n"
+        "def train_step(model, opt, x):\n    f = Fitter()\n    f.one(model, opt, x)\n",
+        "main.py": "from lib.engine import train_step\n\n\n"
+        + _LOOP.format(call="train_step")
+        + _UNRELATED,
+    },
+    "static_method_read_off_a_class": {
+        "lib/engine.py": "class Fitter:\n    @staticmethod\n    def bw(model, opt, x):\n"
+        "        model(x).backward()\n",
+        "lib/wrap.py": "from lib.engine import Fitter\n\n\ndef f(model, opt, x):\n"
+        "    Fitter.bw(model, opt, x)\n    opt.step()\n",
+        "main.py": "from lib.wrap import f\n\n\n" + _LOOP.format(call="f") + _UNRELATED,
+    },
+    "manual_backward": {
+        "lib/engine.py": "def train_step(model, opt, x):\n"
+        "    model.manual_backward(model(x))\n    opt.step()\n",
+        "main.py": "from lib.engine import train_step\n\n\n"
+        + _LOOP.format(call="train_step")
+        + _UNRELATED,
+    },
+}
+
+
+def test_reviewed_shapes_keep_their_finding_on_the_fast_path(findings):
+    for name, files in _REVIEWED.items():
+        files = {"lib/__init__.py": "", **files, "main.py": _trainer(files["main.py"])}
+        fast = findings(files=files)
+        whole = findings("--no-fast-path", files=files)
+        assert fast == whole, name
+        assert ("main.py", 6, "ZG101") in [(p, line, code) for p, line, code, _ in fast], name
+        for path in files:
+            (Path(".") / path).unlink()
+
+
+def test_a_loop_stepping_through_a_framework_call_is_a_candidate(findings):
+    # ``xm.optimizer_step(opt)`` (torch_xla) steps: the loop file, without a backward of
+    # its own, calls one in another module and is judged
+    files = {
+        "lib/__init__.py": "",
+        "lib/engine.py": "def bw(model, opt, x):\n    model(x).backward()\n",
+        "main.py": "import torch_xla.core.xla_model as xm\nfrom lib.engine import bw\n\n\n"
+        "def run(model, opt, data):\n    for x in data:\n        bw(model, opt, x)\n"
+        "        xm.optimizer_step(opt)\n",
+    }
+    found = [(p, line, code) for p, line, code, _ in findings(files=files)]
+    assert ("main.py", 7, "ZG101") in found

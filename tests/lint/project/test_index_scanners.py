@@ -22,8 +22,10 @@ sys.path.insert(0, str(ROOT / "tests" / "lint" / "hardening"))
 from fuzz_budget import fuzz_settings  # noqa: E402
 
 # The patterns as first written: correct, and slow (tried at every position).
-_PLAIN_BACKWARD = r"(?<!def )\bbackward\s*\(|\.backward\b"
-PLAIN_GRADIENT = re.compile(rf"{_PLAIN_BACKWARD}|zero_grad\b|\.step\b|\.grad\b")
+_PLAIN_BACKWARD = r"(?<!def )\bbackward\s*\(|\.backward\b|\bmanual_backward\b"
+PLAIN_GRADIENT = re.compile(
+    rf"{_PLAIN_BACKWARD}|zero_grad\b|\.step\b|\.grad\b|\.(?:optimizer|first|second)_step\b"
+)
 PLAIN_BACKWARD = re.compile(_PLAIN_BACKWARD)
 PLAIN_LOOP = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 PLAIN_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*", re.MULTILINE)
@@ -37,6 +39,10 @@ FRAGMENTS = (
     "xbackward (",
     "def ",
     "def backward(",
+    "manual_backward",
+    "_step",
+    ".optimizer_step",
+    ".first_step(",
     "é",
     "zero_grad",
     "zero_grads",

@@ -79,9 +79,12 @@ def build_project(
 
 
 def _can_fork() -> bool:
+    """Whether workers here are forked (they inherit what this process imported), asked
+    without fixing the process's start method."""
     import multiprocessing
 
-    return multiprocessing.get_start_method(allow_none=False) == "fork"
+    method = multiprocessing.get_start_method(allow_none=True)
+    return (method or multiprocessing.get_all_start_methods()[0]) == "fork"
 
 
 def _index_chunk(
@@ -104,7 +107,11 @@ def _index_in_workers(
 
     size = max(1, len(paths) // (jobs * 8))
     chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    import multiprocessing
+
+    with ProcessPoolExecutor(
+        max_workers=jobs, mp_context=multiprocessing.get_context("fork")
+    ) as pool:
         futures = [
             pool.submit(_index_chunk, chunk, options, markers, _known_of(chunk, known))
             for chunk in chunks

@@ -239,11 +239,11 @@ class Project:
 
     def _level(self, entry: ModuleEntry, name: str, flag: str) -> int | None:
         """0: the definition's own text has the marker; 1: it refers to one whose own
-        text has it. A class's marks spread only to a definition that calls it or derives
-        from it (naming it in a type hint or ``isinstance`` runs none of its code); its
-        backward only to a class deriving from it (or building one in its body): a
-        function naming ``LightningModule`` runs no backward, and which of a class's
-        methods a file calls is checked in ``calls_elsewhere``."""
+        text has it. A class's marks spread only to a definition that runs code of it:
+        calls it (and then, once loaded, may call its methods), reads an attribute of it
+        (``Cls.method(...)``) or derives from it; naming it in a type hint or an
+        ``isinstance`` check runs none of its code (a function naming
+        ``LightningModule`` runs no backward)."""
         node = (entry.path, name)
         if self._own(node, flag):
             return 0
@@ -253,9 +253,8 @@ class Project:
         links = self.links(entry, name)
         if links is None:
             return None
-        user_is_class = definition.is_class
         for used, called in self._used(entry, name, links):
-            if self.is_class(used) and (not called or (flag == "backward" and not user_is_class)):
+            if not called and self.is_class(used):
                 continue
             if self._own(used, flag):
                 return 1
@@ -321,11 +320,12 @@ class Project:
         for use in uses:
             if not use.startswith(prefix):
                 continue
-            called = use.endswith("(")
             target = self.resolve_local(entry, use.rstrip("("))
             if target is None:
                 continue
             if target.attribute:
+                # ``mod.Cls(...)``, a base class, ``mod.Cls.method``: code of it runs
+                called = use.endswith("(") or len(target.attribute) > 1
                 yield (target.entry.path, target.attribute[0]), called
             else:
                 yield from (

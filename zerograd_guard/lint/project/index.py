@@ -39,8 +39,11 @@ from typing import NamedTuple
 # scans for those first characters at C speed instead of trying the whole pattern at
 # every position, ~9x faster on real trees. Same matches as ``\bbackward\s*\(|...``
 # (``tests/lint/project/test_index_markers.py``).
-_BACKWARD = r"backward(?<!\wbackward)(?<!def backward)\s*\(|\.backward\b"
-_STEP = r"zero_grad\b|\.step\b|\.grad\b"
+_BACKWARD = (
+    r"backward(?<!\wbackward)(?<!def backward)\s*\(|\.backward\b"
+    r"|manual_backward(?<!\wmanual_backward)\b"
+)
+_STEP = r"zero_grad\b|\.step\b|\.grad\b|\.(?:optimizer|first|second)_step\b"
 GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|{_STEP}")
 BACKWARD_MARKERS = re.compile(_BACKWARD)
 # Text that may clear, step or update by hand (every finding needs a step); the
@@ -49,9 +52,9 @@ STEP_MARKERS = re.compile(_STEP)
 # A literal each alternative of the patterns above needs. Python's ``re`` tries every
 # position for a pattern that does not start with a literal; a substring test first
 # (C speed) rules out most texts and definitions without running the regex at all.
-_GRADIENT_LITERALS = ("backward", "zero_grad", ".step", ".grad")
+_GRADIENT_LITERALS = ("backward", "zero_grad", ".step", ".grad", "_step")
 _BACKWARD_LITERAL = "backward"
-_STEP_LITERALS = ("zero_grad", ".step", ".grad")
+_STEP_LITERALS = ("zero_grad", ".step", ".grad", "_step")
 
 
 def touches_gradients(text: str) -> bool:
@@ -399,12 +402,16 @@ def _calls(
     text: str, start: int, end: int, is_class: bool, among: frozenset[str]
 ) -> frozenset[str]:
     """Which of the names ``among`` (those that may name a class: imported, or a class
-    of the module) a definition's text calls (``name(``), and a class's bases by name.
-    Only capitalised names are searched for; any other is taken as called (a class
-    named in lower case, like ``no_grad``, spreads its marks as if it were called: that
-    only costs analysis time)."""
+    of the module) a definition's text runs code of: calls (``name(``), reads an
+    attribute of (``name.method(...)``), or, a class, derives from. Only capitalised
+    names are searched for; any other is taken as run (a class named in lower case,
+    like ``no_grad``, spreads its marks as if it were called: that only costs time)."""
     called = {
-        name for name in among if not name[:1].isupper() or text.find(f"{name}(", start, end) >= 0
+        name
+        for name in among
+        if not name[:1].isupper()
+        or text.find(f"{name}(", start, end) >= 0
+        or text.find(f"{name}.", start, end) >= 0
     }
     if is_class:
         header = _CLASS_HEADER.match(text, start, end)
@@ -419,16 +426,12 @@ def _import_uses(
     """For each span, its ``name.attr...`` chains on imported names, ``(`` appended to one
     it calls or that a class header names as a base (``Definition.import_uses``; one in
     a comment or string only over-approximates). Each imported name's occurrences are
-    found by a substring search, much cheaper than matching every identifier; a
-    capitalised name is taken for a class, not a module (were it one, what its chains
-    reach would stay unknown)."""
+    found by a substring search, much cheaper than matching every identifier."""
     found: list[tuple[int, str]] = []
     if not spans:
         return []
     low, high = spans[0][0], spans[-1][1]
     for name in imports:
-        if name[:1].isupper():
-            continue  # a class or a typing name, by convention: not a module
         prefix = f"{name}."
         position = text.find(prefix, low, high)
         while position >= 0:
