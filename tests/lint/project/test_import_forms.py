@@ -142,3 +142,43 @@ def test_a_module_outside_the_linted_set_stays_unknown(findings):
     }
     assert findings(files=files, paths=("app/train.py",)) == []
     assert codes(findings(paths=("app", "pkg"))) == [("app/train.py", 6, "ZG101")]
+
+
+_WIPE = "def wipe(model):\n    model.zero_grad()\n"
+_CLEARED_THROUGH = """\
+    import torch
+    {import_line}
+
+
+    def run(model, data):
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for x in data:
+            model(x).sum().backward()
+            opt.step()
+            {clear}
+    """
+
+
+def test_a_clear_called_on_an_imported_module_alias_is_followed(findings):
+    # ``c.wipe(model)`` clears the model: the loop is correct (a false ZG101 before: the
+    # walker dropped a method-shaped call whose receiver is a module)
+    files = {
+        "lib/__init__.py": "",
+        "lib/clean.py": _WIPE,
+        "main.py": _CLEARED_THROUGH.format(
+            import_line="import lib.clean as c", clear="c.wipe(model)"
+        ),
+    }
+    assert findings(files=files) == []
+
+
+def test_a_clear_two_calls_away_through_a_module_imported_by_the_helper(findings):
+    files = {
+        "lib/__init__.py": "",
+        "lib/clean.py": _WIPE,
+        "lib/helpers.py": "from lib import clean\n\n\ndef tidy(model):\n    clean.wipe(model)\n",
+        "main.py": _CLEARED_THROUGH.format(
+            import_line="from lib.helpers import tidy", clear="tidy(model)"
+        ),
+    }
+    assert findings(files=files) == []

@@ -9,6 +9,7 @@ gradients is dropped on the way, so the model stays small.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterator, Sequence
 
 import libcst as cst
@@ -33,6 +34,7 @@ from zerograd_guard.lint.extract.names import (
     matches,
     subnodes,
 )
+from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
 from zerograd_guard.lint.model.events import (
     ALL,
     MANUAL,
@@ -825,8 +827,20 @@ class _Walker:
             or matches(GRAD_WRITING_CALL, name)
             or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
+            or (receiver_key is not None and self._names_project_module(receiver_key))
         )
 
+    def _names_project_module(self, receiver_key: str) -> bool:
+        """Whether ``receiver`` may be a module of the project (an imported name from
+        neither the standard library nor a framework package): ``clean.wipe(model)`` may
+        call a function of another linted module, which project mode follows (it clears
+        ``model``); in per-file mode the call resolves to nothing, as before."""
+        origin = self.model.imports.get(receiver_key.partition(".")[0])
+        return origin is not None and origin.partition(".")[0] not in _OUTSIDE_PROJECT
+
+
+# Packages a run lints no module of in practice: calls on their modules stay unknown.
+_OUTSIDE_PROJECT = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
 
 # What a call is, by its shape: the first row whose test holds handles it (each test
 # and handler is a ``_Walker`` method taking the call's name and receiver). Adding a
@@ -1078,9 +1092,15 @@ def _prune(statements: list[Statement], condition_names: frozenset[str]) -> None
     statements[:] = kept
 
 
-def build_model(module: cst.Module, options: AnalysisOptions) -> ModuleModel:
-    """Walk ``module`` once and return its event model (names not yet resolved)."""
+def build_model(
+    module: cst.Module, options: AnalysisOptions, imports: dict[str, str] | None = None
+) -> ModuleModel:
+    """Walk ``module`` once and return its event model (names not yet resolved).
+    ``imports``: names the text uses but does not import itself (a definition parsed
+    alone, from another module of the project: its module's imports)."""
     walker = _Walker(module, options)
+    if imports:
+        walker.model.imports.update(imports)
     walker.model.body.body = walker.block(module.body)
     _finalize(walker.model.body)
     return walker.model

@@ -100,7 +100,9 @@ class Loader:
                 module = parse_for_analysis(source)
             except AnalysisError:
                 return None
-        model = build_model(module, self.options)
+        # what the definition's module imports, known while it is walked (a call on an
+        # imported module, ``clean.wipe(model)``, is kept for resolution)
+        model = build_model(module, self.options, entry.imports)
         if depth < MAX_DEPTH:
             # names the definition uses from its module (imports, other definitions)
             own = {other: f"{entry.name}.{other}" for other in entry.definitions}
