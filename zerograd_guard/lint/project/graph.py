@@ -86,7 +86,9 @@ class Project:
         self.by_name = {name: found[0] for name, found in claims.items() if len(found) == 1}
         self._siblings = siblings
         self._directs: dict[str, set[str]] = {}
-        self._components: dict[str, frozenset[str]] | None = None
+        self._components: dict[str, frozenset[str]] = {}
+        self._tarjan_index: dict[str, int] = {}
+        self._tarjan_low: dict[str, int] = {}
         self._keys: dict[frozenset[str], str] | None = None
         # a pure function of its arguments, remembered: star imports make chains branch
         self._resolved: dict[tuple[str, str | None, int], Target | None] = {}
@@ -440,53 +442,54 @@ class Project:
         return found
 
     def component(self, entry: ModuleEntry) -> frozenset[str]:
-        """The files in an import cycle with ``entry`` (itself included)."""
-        if self._components is None:
-            self._components = self._strongly_connected()
-        return self._components[entry.path]
+        """The files in an import cycle with ``entry`` (itself included), found from
+        ``entry`` the first time it is asked (a run whose few analysed files import a
+        part of the tree searches only that part)."""
+        known = self._components.get(entry.path)
+        if known is None:
+            self._strongly_connected_from(entry.path)
+            known = self._components[entry.path]
+        return known
 
-    def _strongly_connected(self) -> dict[str, frozenset[str]]:
-        """Tarjan's algorithm over the import graph, iterative (deep import chains)."""
-        index: dict[str, int] = {}
-        low: dict[str, int] = {}
+    def _strongly_connected_from(self, root: str) -> None:
+        """Tarjan's algorithm over the import graph from ``root``, iterative (deep import
+        chains). Its numbering persists between calls: every earlier search has ended
+        (nothing on the stack), so the components it found are final and a new search
+        only descends into files not yet numbered."""
+        index, low = self._tarjan_index, self._tarjan_low
         on_stack: set[str] = set()
         stack: list[str] = []
-        result: dict[str, frozenset[str]] = {}
-        for root in sorted(self.entries):
-            if root in index:
+        work = [(root, iter(sorted(self._direct(self.entries[root]))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(self._direct(self.entries[child])))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
                 continue
-            work = [(root, iter(sorted(self._direct(self.entries[root]))))]
-            index[root] = low[root] = len(index)
-            stack.append(root)
-            on_stack.add(root)
-            while work:
-                node, children = work[-1]
-                child = next(children, None)
-                if child is not None:
-                    if child not in index:
-                        index[child] = low[child] = len(index)
-                        stack.append(child)
-                        on_stack.add(child)
-                        work.append((child, iter(sorted(self._direct(self.entries[child])))))
-                    elif child in on_stack:
-                        low[node] = min(low[node], index[child])
-                    continue
-                work.pop()
-                if work:
-                    parent = work[-1][0]
-                    low[parent] = min(low[parent], low[node])
-                if low[node] == index[node]:
-                    members: set[str] = set()
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        members.add(member)
-                        if member == node:
-                            break
-                    frozen = frozenset(members)
-                    for member in members:
-                        result[member] = frozen
-        return result
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[node])
+            if low[node] == index[node]:
+                members: set[str] = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.add(member)
+                    if member == node:
+                        break
+                frozen = frozenset(members)
+                for member in members:
+                    self._components[member] = frozen
 
     def context(self, path: Path) -> ProjectContext | None:
         """The task context of ``path`` (None: not indexed, e.g. it cannot be read)."""
@@ -508,11 +511,10 @@ class Project:
             and self.calls_elsewhere(entry, "backward")
             and (entry.steps or self.calls_elsewhere(entry, "steps"))
         )
-        return ProjectContext(
-            path=entry.path,
-            key=self._closure_key(entry),
-            candidate=candidate,
-        )
+        # a file whose text has no backward and that is no candidate is never analysed,
+        # so it reads no cache entry: it needs no key
+        key = self._closure_key(entry) if entry.backward or candidate else ""
+        return ProjectContext(path=entry.path, key=key, candidate=candidate)
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),
