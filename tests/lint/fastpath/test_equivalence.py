@@ -188,3 +188,28 @@ def test_installed_packages() -> None:
             if fast_path(text) != whole_file(text):
                 differing.append(str(path))
     assert differing == []
+
+
+@pytest.mark.skipif(
+    not os.environ.get("ZEROGRAD_FASTPATH_PACKAGES"),
+    reason="minutes: set ZEROGRAD_FASTPATH_PACKAGES=1",
+)
+def test_installed_packages_in_project_mode(tmp_path, monkeypatch, capsys):
+    """The same packages linted as one project: the fast path's project seeds
+    (``project.seeds``) keep every statement the whole-file analysis can follow into
+    another module."""
+    import importlib.util
+
+    from zerograd_guard.lint.cli import main
+
+    folders = []
+    for package in PACKAGES:
+        spec = importlib.util.find_spec(package)
+        assert spec is not None and spec.origin is not None
+        folders.append(str(Path(spec.origin).parent))
+    outputs = []
+    for flags in ((), ("--no-fast-path",)):
+        capsys.readouterr()
+        assert main(["--no-cache", "--exit-zero", "--output-format", "json", *flags, *folders]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
