@@ -182,3 +182,16 @@ def test_a_clear_two_calls_away_through_a_module_imported_by_the_helper(findings
         ),
     }
     assert findings(files=files) == []
+
+
+def test_a_clear_through_a_relatively_imported_module_is_followed(findings):
+    # ``from . import clean`` then ``clean.wipe(model)``: the walker kept no import for
+    # a relative ``from`` without a module name, so the call was dropped (a false ZG101)
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/clean.py": _WIPE,
+        "pkg/train.py": _CLEARED_THROUGH.format(
+            import_line="from . import clean", clear="clean.wipe(model)"
+        ),
+    }
+    assert findings(files=files) == []

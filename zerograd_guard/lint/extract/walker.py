@@ -254,11 +254,15 @@ class _Walker:
                 dotted = key_of(alias.name) or ""
                 local = alias.evaluated_alias or dotted.split(".", 1)[0]
                 self.model.imports[local] = dotted if alias.asname else local
-        elif node.module is not None and type(node.names) is not cst.ImportStar:
-            origin = key_of(node.module)
+        elif type(node.names) is not cst.ImportStar:
+            # a relative import keeps its dots (``from . import clean``: ``.clean``), so
+            # its origin is never taken for a top-level package of the same name
+            module = key_of(node.module) if node.module is not None else None
+            origin = "." * len(node.relative) + (module or "")
             for alias in node.names:
                 name = alias.evaluated_name
-                self.model.imports[alias.evaluated_alias or name] = f"{origin}.{name}"
+                separator = "" if origin.endswith(".") else "."
+                self.model.imports[alias.evaluated_alias or name] = f"{origin}{separator}{name}"
 
     def _place(self, value: cst.CSTNode) -> None:
         """Remember where ``value`` is assigned (or a loss is differentiated): which of a
