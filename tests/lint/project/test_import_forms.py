@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 from project_helpers import codes
 
@@ -193,5 +195,69 @@ def test_a_clear_through_a_relatively_imported_module_is_followed(findings):
         "pkg/train.py": _CLEARED_THROUGH.format(
             import_line="from . import clean", clear="clean.wipe(model)"
         ),
+    }
+    assert findings(files=files) == []
+
+
+_LOGGED_CLEAR = """\
+    for name, p in model.named_parameters():
+        if p.grad is not None:
+            {log}
+            p.grad.zero_()
+"""
+
+
+def test_a_logged_clear_under_a_gradient_test_is_still_a_clear(findings):
+    # a second review: keeping ``logger.debug(...)`` (a call on a project module's name)
+    # as an event made the grad-tested ``if`` conditional, and the clear with it
+    # (a false ZG101 in both modes); the clears are hoisted, the call stays under it
+    loop = _CLEARED_THROUGH.format(
+        import_line="from .utils import logger",
+        clear=textwrap.indent(
+            _LOGGED_CLEAR.format(log='logger.debug("clearing %s", name)'), " " * 8
+        ).strip(),
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/utils.py": "import logging\n\nlogger = logging.getLogger(__name__)\n",
+        "pkg/train.py": loop,
+    }
+    assert findings(files=files) == []
+    assert findings("--no-project") == []
+
+
+def test_a_logged_clear_in_a_helper_of_another_module_is_still_a_clear(findings):
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/helpers.py": "import wandb\n\n\ndef reset_grads(model):\n"
+        "    for p in model.parameters():\n        if p.grad is not None:\n"
+        '            wandb.log({"cleared": 1})\n            p.grad.zero_()\n',
+        "pkg/train.py": _CLEARED_THROUGH.format(
+            import_line="from .helpers import reset_grads", clear="reset_grads(model)"
+        ),
+    }
+    assert findings(files=files) == []
+
+
+def test_a_local_name_shadowing_an_imported_module_is_not_that_module(findings):
+    # ``tools = make_tools()`` shadows ``from . import tools``: ``tools.sync(model)`` is
+    # the local object's method, not the module's function that clears (a false ZG102)
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/tools.py": _WIPE.replace("wipe", "sync"),
+        "pkg/train.py": """\
+            import torch
+            from . import tools
+
+
+            def run(model, data, make_tools):
+                opt = torch.optim.SGD(model.parameters(), lr=0.1)
+                tools = make_tools()
+                for x in data:
+                    opt.zero_grad()
+                    model(x).sum().backward()
+                    tools.sync(model)
+                    opt.step()
+            """,
     }
     assert findings(files=files) == []

@@ -500,7 +500,11 @@ class Resolver:
             if callee is not None or overridden:  # a subclass in this file may define it
                 event.kind, event.callee = EventKind.CALL, callee
                 return [event]
-        callee = self._external(f"{receiver}.{method}") if held.kind is None else None
+        callee = (
+            self._external(f"{receiver}.{method}")
+            if held.kind is None and not self._shadowed(receiver, function)
+            else None
+        )
         if callee is not None:  # ``steps.train_step(...)``: a function of another module
             event.kind, event.callee, event.receiver = EventKind.CALL, callee, None
             return [event]
@@ -551,6 +555,19 @@ class Resolver:
             event.callee = callee
             return [event]
         return self._opaque(event, event.callee_name or "", function)
+
+    @staticmethod
+    def _shadowed(receiver: str | None, function: FunctionModel) -> bool:
+        """Whether ``receiver``'s head is a local name of ``function`` (a parameter or
+        assigned there), not the module it imports under that name."""
+        if receiver is None:
+            return False
+        head = receiver.partition(".")[0]
+        return (
+            head in function.params
+            or head in function.assignments
+            or head in function.tuple_assignments
+        )
 
     def _external(self, name: str) -> FunctionModel | None:
         """Project mode: ``name`` (as written here) resolved to a function of another

@@ -8,6 +8,7 @@ gradients is dropped on the way, so the model stays small.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -422,13 +423,23 @@ class _Walker:
         if _mentions_grad(node.test) and not orelse and _only_clears(body):
             out.extend(body)  # `if p.grad is not None: p.grad.zero_()` clears what matters
             return
+        atom, negated = condition_atom(node.test, self._condition_key)
+        if _mentions_grad(node.test) and not orelse and _clears_among_calls(body):
+            # `if p.grad is not None: log(...); p.grad.zero_()`: the clears are as good as
+            # unconditional (without a gradient there is nothing to clear); the calls
+            # around them stay under the condition
+            for clears, run in itertools.groupby(body, key=_clears_only):
+                if clears:
+                    out.extend(run)
+                else:
+                    out.append(If(atom=atom, negated=negated, body=list(run), orelse=[]))
+            return
         if (
             _mentions_grad(node.test)
             and not orelse
             and all(isinstance(s, Jump) and s.kind == "continue" for s in body)
         ):
             return  # `if p.grad is None: continue` skips parameters that have nothing to clear
-        atom, negated = condition_atom(node.test, self._condition_key)
         out.append(
             If(
                 atom=atom,
@@ -965,9 +976,26 @@ def _walk_statements(statements: list[Statement]) -> Iterator[Statement]:
 
 def _only_clears(body: list[Statement]) -> bool:
     """Clears only, also through a loop over parameters (``for p in params: p.grad.zero_()``)."""
-    return bool(body) and all(
-        (isinstance(s, Event) and s.kind in (EventKind.CLEAR, EventKind.KILL, EventKind.READ))
-        or (isinstance(s, Loop) and s.once and not s.orelse and _only_clears(s.body))
+    return bool(body) and all(_clears_only(s) for s in body)
+
+
+def _clears_only(statement: Statement) -> bool:
+    return (
+        isinstance(statement, Event)
+        and statement.kind in (EventKind.CLEAR, EventKind.KILL, EventKind.READ)
+    ) or (
+        isinstance(statement, Loop)
+        and statement.once
+        and not statement.orelse
+        and _only_clears(statement.body)
+    )
+
+
+def _clears_among_calls(body: list[Statement]) -> bool:
+    """Clears, and besides them only calls (a log line, a project helper): nothing that
+    runs a backward, steps or nests other blocks."""
+    return any(_clears_only(s) for s in body) and all(
+        _clears_only(s) or (isinstance(s, Event) and s.kind in (EventKind.CALL, EventKind.METHOD))
         for s in body
     )
 
