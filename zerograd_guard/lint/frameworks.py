@@ -9,6 +9,7 @@ and nothing from the PyTorch family is not judged at all.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 
 FOREIGN_FRAMEWORKS = frozenset(
@@ -23,6 +24,10 @@ PYTORCH_FAMILY = frozenset(
         "accelerate", "deepspeed", "timm", "fairseq", "ignite", "opacus", "torchmetrics",
     }
 )  # fmt: skip
+
+# Packages a run lints no module of in practice (a framework's, the standard library's):
+# names imported from them never lead into another linted module.
+OUTSIDE_PROJECT = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
 
 
 def foreign_framework(imports: Mapping[str, str]) -> str | None:

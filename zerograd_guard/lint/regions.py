@@ -64,13 +64,12 @@ from __future__ import annotations
 
 import ast
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
 
-from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
+from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, OUTSIDE_PROJECT, PYTORCH_FAMILY
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import backward_names, has_backward_call
 
@@ -301,12 +300,11 @@ def uses_project_imports(
     or an imported class, may run code reaching a backward: most chains resolve to
     nothing that does)."""
     if seeds is None:
-        outside = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
         aliases = frozenset(
             alias
             for s in statements
             for alias, named in s.imports
-            if named.split(".", 1)[0] not in outside
+            if named.split(".", 1)[0] not in OUTSIDE_PROJECT
         )
         return lambda statement: not statement.words.isdisjoint(aliases)
     imported, modules = seeds.imported, seeds.modules

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import sys
 from collections.abc import Iterator, Sequence
 
 import libcst as cst
@@ -35,7 +34,7 @@ from zerograd_guard.lint.extract.names import (
     matches,
     subnodes,
 )
-from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, PYTORCH_FAMILY
+from zerograd_guard.lint.frameworks import OUTSIDE_PROJECT
 from zerograd_guard.lint.model.events import (
     ALL,
     MANUAL,
@@ -851,11 +850,8 @@ class _Walker:
         call a function of another linted module, which project mode follows (it clears
         ``model``); in per-file mode the call resolves to nothing, as before."""
         origin = self.model.imports.get(receiver_key.partition(".")[0])
-        return origin is not None and origin.partition(".")[0] not in _OUTSIDE_PROJECT
+        return origin is not None and origin.partition(".")[0] not in OUTSIDE_PROJECT
 
-
-# Packages a run lints no module of in practice: calls on their modules stay unknown.
-_OUTSIDE_PROJECT = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY | frozenset(sys.stdlib_module_names)
 
 # What a call is, by its shape: the first row whose test holds handles it (each test
 # and handler is a ``_Walker`` method taking the call's name and receiver). Adding a

@@ -92,12 +92,6 @@ class Project:
         self._keys: dict[frozenset[str], str] | None = None
         # a pure function of its arguments, remembered: star imports make chains branch
         self._resolved: dict[tuple[str, str | None, int], Target | None] = {}
-        self._module_flags: dict[tuple[str, str], bool] = {}
-        self._submodules: dict[str, list[ModuleEntry]] = {}
-        for name, entry in self.by_name.items():
-            parent = name.rpartition(".")[0]
-            if parent:
-                self._submodules.setdefault(parent, []).append(entry)
         self._levels: dict[tuple[str, str, str], int | None] = {}
         self._marks: dict[tuple[str, str], Marks | None] = {}
         self._links: dict[tuple[str, str], Links | None] = {}
@@ -228,13 +222,17 @@ class Project:
         """Whether ``entry``'s text may hold the marker at all (the cheap pass's flags)."""
         return entry.backward if flag == "backward" else entry.marked
 
+    @staticmethod
+    def _loadable(entry: ModuleEntry, name: str) -> bool:
+        """A definition too long to load is never loaded where it is called: it leads
+        nowhere from there."""
+        definition = entry.definitions[name]
+        return definition.end - definition.start <= MAX_DEFINITION_CHARS
+
     def _own(self, node: tuple[str, str], flag: str) -> bool:
         """Whether ``node``'s own text has the marker (level 0)."""
         entry = self.entries[node[0]]
-        definition = entry.definitions[node[1]]
-        if definition.end - definition.start > MAX_DEFINITION_CHARS:
-            return False  # never loaded where it is called: leads nowhere from there
-        if not self._text_may(entry, flag):
+        if not self._loadable(entry, node[1]) or not self._text_may(entry, flag):
             return False
         marks = self.marks(entry, node[1])
         return marks is not None and bool(getattr(marks, flag))
@@ -249,8 +247,7 @@ class Project:
         node = (entry.path, name)
         if self._own(node, flag):
             return 0
-        definition = entry.definitions[name]
-        if definition.end - definition.start > MAX_DEFINITION_CHARS:
+        if not self._loadable(entry, name):
             return None
         links = self.links(entry, name)
         if links is None:
@@ -333,43 +330,6 @@ class Project:
                 yield from (
                     ((target.entry.path, other), True) for other in target.entry.definitions
                 )
-
-    def target_reaches(self, target: Target, flag: str) -> bool:
-        if target.attribute:
-            return self.reaches(target.entry, target.attribute[0], flag)
-        return self._module_reaches(target.entry, flag, set())
-
-    def _module_reaches(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
-        """A module used as a name (``import pkg.steps``, ``from pkg import steps``) may
-        lead to: its definitions, what it re-exports, and its submodules (the answer from
-        a fresh search is remembered; one inside a search depends on what it has seen)."""
-        if not seen:
-            key = (entry.path, flag)
-            known = self._module_flags.get(key)
-            if known is None:
-                known = self._module_flags[key] = self._module_search(entry, flag, seen)
-            return known
-        return self._module_search(entry, flag, seen)
-
-    def _module_search(self, entry: ModuleEntry, flag: str, seen: set[str]) -> bool:
-        if entry.path in seen:
-            return False
-        seen.add(entry.path)
-        if any(self.reaches(entry, name, flag) for name in entry.definitions):
-            return True
-        for origin in (*entry.imports.values(), *entry.star):
-            target = self.resolve(origin, entry)
-            if target is not None and (
-                self.reaches(target.entry, target.attribute[0], flag)
-                if target.attribute
-                else self._module_reaches(target.entry, flag, seen)
-            ):
-                return True
-        return any(
-            self._module_search(submodule, flag, seen)
-            for name in entry.names
-            for submodule in self._submodules.get(name, ())
-        )
 
     def calls_elsewhere(self, entry: ModuleEntry, flag: str = "backward") -> bool:
         """Whether ``entry`` uses an imported name that resolves to a linted function (or

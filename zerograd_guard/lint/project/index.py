@@ -17,7 +17,6 @@ into another linted module and which files need the full analysis at all.
 from __future__ import annotations
 
 import ast
-import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -363,10 +362,10 @@ def definition_links(text: str, entry: ModuleEntry, name: str) -> Links:
     if entry.marked or entry.star:
         refs = frozenset(_IDENTIFIER.findall(text, start, end))
     else:
-        refs = _shared_names(text, [(start, end)], imports)[0]
+        refs = _shared_names(text, start, end, imports)
     return Links(
         refs=refs,
-        import_uses=_import_uses(text, [(start, end)], imports)[0],
+        import_uses=_import_uses(text, start, end, imports),
         calls=_calls(
             text, start, end, definition.is_class, refs & (frozenset(imports) | entry.classes)
         ),
@@ -384,18 +383,13 @@ def _spans(text: str, found: list[TopDefinition]) -> list[tuple[int, int]]:
     return spans
 
 
-def _shared_names(
-    text: str, spans: list[tuple[int, int]], imports: dict[str, str]
-) -> list[frozenset[str]]:
-    """For a file without gradient markers, which of its imported names each span uses
-    (by substring: a name inside a longer identifier only over-approximates): the way
-    its definitions reach gradient work. Calls between its own definitions are not
-    followed (neither has a marker; a chain of such wrappers stays unknown)."""
-    names = [name for name in imports if name in text]
-    return [
-        frozenset(name for name in names if text.find(name, start, end) >= 0)
-        for start, end in spans
-    ]
+def _shared_names(text: str, start: int, end: int, imports: dict[str, str]) -> frozenset[str]:
+    """For a file without gradient markers, which of its imported names a definition's
+    text (``start``..``end``) uses (by substring: a name inside a longer identifier only
+    over-approximates): the way it reaches gradient work. Calls between the module's own
+    definitions are not followed (neither has a marker; a chain of such wrappers stays
+    unknown)."""
+    return frozenset(name for name in imports if text.find(name, start, end) >= 0)
 
 
 def _calls(
@@ -420,20 +414,17 @@ def _calls(
     return frozenset(called)
 
 
-def _import_uses(
-    text: str, spans: list[tuple[int, int]], imports: dict[str, str]
-) -> list[frozenset[str]]:
-    """For each span, its ``name.attr...`` chains on imported names, ``(`` appended to one
-    it calls or that a class header names as a base (``Definition.import_uses``; one in
-    a comment or string only over-approximates). Each imported name's occurrences are
-    found by a substring search, much cheaper than matching every identifier."""
-    found: list[tuple[int, str]] = []
-    if not spans:
-        return []
-    low, high = spans[0][0], spans[-1][1]
+def _import_uses(text: str, start: int, end: int, imports: dict[str, str]) -> frozenset[str]:
+    """A definition's (``start``..``end``) ``name.attr...`` chains on imported names,
+    ``(`` appended to one it calls or that its class header names as a base
+    (``Links.import_uses``; one in a comment or string only over-approximates). Each
+    imported name's occurrences are found by a substring search, much cheaper than
+    matching every identifier."""
+    header = text.find(":", start, end) if text.startswith("class", start) else -1
+    uses: set[str] = set()
     for name in imports:
         prefix = f"{name}."
-        position = text.find(prefix, low, high)
+        position = text.find(prefix, start, end)
         while position >= 0:
             before = text[position - 1] if position else " "
             if not (before.isalnum() or before in "_.") and not text.endswith(
@@ -441,24 +432,10 @@ def _import_uses(
             ):
                 chain = _CHAIN_AT.match(text, position)
                 if chain is not None:
-                    found.append((position, chain[1] + ("(" if chain[2] else "")))
-            position = text.find(prefix, position + len(prefix), high)
-    uses: list[set[str]] = [set() for _ in spans]
-    if not found or not spans:
-        return [frozenset()] * len(spans)
-    starts = [start for start, _ in spans]
-    headers = [
-        text.find(":", start, end) if text.startswith("class", start) else -1
-        for start, end in spans
-    ]
-    for position, chain in found:
-        index = bisect.bisect_right(starts, position) - 1
-        if index < 0 or position >= spans[index][1]:
-            continue
-        if position < headers[index] and not chain.endswith("("):
-            chain += "("  # a base class
-        uses[index].add(chain)
-    return [frozenset(chains) for chains in uses]
+                    called = chain[2] or position < header  # a call, or a base class
+                    uses.add(chain[1] + ("(" if called else ""))
+            position = text.find(prefix, position + len(prefix), end)
+    return frozenset(uses)
 
 
 def _loop_bodies(text: str) -> str:

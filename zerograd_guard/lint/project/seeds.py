@@ -31,12 +31,12 @@ class ImportSeeds:
     entry: ModuleEntry
     targets: dict[str, list[Target]]  # a name -> the linted definitions it may bind
     modules: frozenset[str]  # names bound to linted modules: reached by their chains
+    imported: frozenset[str] = field(init=False)  # the names of ``targets``
     _uses: dict[str, Use | None] = field(default_factory=dict)
     _chains: dict[str, Use | None] = field(default_factory=dict)
 
-    @property
-    def imported(self) -> frozenset[str]:
-        return frozenset(self.targets)
+    def __post_init__(self) -> None:
+        self.imported = frozenset(self.targets)
 
     def use(self, name: str) -> Use | None:
         """How a use of ``name`` (one of ``imported``) may reach a backward."""
