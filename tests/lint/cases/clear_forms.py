@@ -1,4 +1,6 @@
 import torch
+from helpers import note
+from wandb import log
 
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 
@@ -51,3 +53,28 @@ def loop_7():
         optimizer.step()
         for p in model.parameters():
             p.grad.detach_()
+
+def loop_8():
+    # a call beside the clear (logging) keeps the loop a clear of the model's gradients
+    for batch in loader:
+        for p in model.parameters():
+            p.grad = None
+            log({"cleared": p.numel()})
+        model(batch).backward()
+        optimizer.step()
+
+def loop_9():
+    for batch in loader:
+        for p in model.parameters():
+            note(p)
+            p.grad.zero_()
+        model(batch).backward()
+        optimizer.step()
+
+def loop_10():
+    # a call in the loop, but nothing in it clears: still found
+    for batch in loader:
+        model(batch).backward()  # expect: ZG101
+        optimizer.step()
+        for p in model.parameters():
+            note(p)

@@ -261,3 +261,23 @@ def test_a_local_name_shadowing_an_imported_module_is_not_that_module(findings):
             """,
     }
     assert findings(files=files) == []
+
+
+@pytest.mark.parametrize(
+    "log", ['log({"cleared": 1})', "note(p)"], ids=["imported-function", "project-function"]
+)
+def test_a_call_beside_a_parameter_loop_clear_keeps_it_a_clear(findings, log):
+    # a plain call in the loop (``from wandb import log``, or a project helper handed the
+    # parameter) made the loop over parameters an ordinary loop, so its clear cleared
+    # one parameter only: a false ZG101 in both modes
+    clear = f"for p in model.parameters():\n    p.grad = None\n    {log}\n"
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/notes.py": "def note(p):\n    print(p.shape)\n",
+        "pkg/train.py": _CLEARED_THROUGH.format(
+            import_line="from wandb import log\n    from .notes import note",
+            clear=textwrap.indent(clear, " " * 12).strip(),
+        ),
+    }
+    assert findings(files=files) == []
+    assert findings("--no-project") == []

@@ -997,11 +997,15 @@ def _clears_among_calls(body: list[Statement]) -> bool:
 
 
 def _only_clears_or_updates(body: list[Statement]) -> bool:
-    """A parameter/optimizer loop: clears, updates or optimizer calls, and no backward."""
+    """A parameter/optimizer loop: clears, updates or optimizer calls, and no backward.
+
+    Other calls beside them (logging, ``note(p)``) do not make it something else: a
+    call that runs a backward once per parameter is not a shape real code has, while a
+    logged clear is, and reading it as no clear at all would be a false finding."""
     found = False
     for statement in _walk_statements(body):
         if isinstance(statement, Event):
-            if statement.kind in (EventKind.BACKWARD, EventKind.CALL):
+            if statement.kind == EventKind.BACKWARD:
                 return False
             if statement.kind in (
                 EventKind.CLEAR,
