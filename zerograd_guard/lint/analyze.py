@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from zerograd_guard.lint.cst_parse import parse_module
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.extract import build_model, resolve_module
 from zerograd_guard.lint.extract.positions import Positions
@@ -27,9 +28,10 @@ _LOCATED = re.compile(r"(?:parser error: )?error at (\d+):(\d+): (.*)")
 
 
 def parse_for_analysis(source: str) -> cst.Module:
-    """libcst's tree of ``source``; raises ``AnalysisError`` (one line) when it cannot."""
+    """libcst's tree of ``source`` (built unvalidated, see ``cst_parse``); raises
+    ``AnalysisError`` (one line) when it cannot."""
     try:
-        return cst.parse_module(source)
+        return parse_module(source)
     except cst.ParserSyntaxError as error:
         message = " ".join(error.message.split())
         line, column = error.raw_line, error.raw_column + 1
