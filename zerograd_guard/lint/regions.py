@@ -64,7 +64,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Protocol
@@ -150,9 +150,24 @@ def _module_bindings(node: ast.stmt, out: set[str]) -> None:
                 _module_bindings(child, out)
 
 
-def _imported(node: ast.AST) -> list[tuple[str, str]]:
+def _statements_in(node: ast.stmt) -> Iterator[ast.stmt]:
+    """``node`` and every statement nested in it (bodies, branches, handlers, cases):
+    no expression holds a statement, so imports are found without walking expressions."""
+    pending = [node]
+    while pending:
+        statement = pending.pop()
+        yield statement
+        for block in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(statement, block, ()):
+                if isinstance(child, ast.stmt):
+                    pending.append(child)
+                else:  # an except handler or a match case: its body holds statements
+                    pending.extend(child.body)
+
+
+def _imported(node: ast.stmt) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
-    for item in ast.walk(node):
+    for item in _statements_in(node):
         if isinstance(item, ast.Import):
             for alias in item.names:
                 top = alias.name.split(".", 1)[0]
