@@ -171,3 +171,18 @@ def test_the_index_built_in_workers_is_the_index_built_here(tmp_path, monkeypatc
     workers = build.build_project(paths, DEFAULT_OPTIONS, jobs=2)
     assert calls == [1]  # the workers did build it
     assert list(workers.entries.values()) == list(here.entries.values())
+
+
+def test_a_run_without_a_cache_computes_no_cache_keys(tmp_path):
+    from zerograd_guard.lint.options import DEFAULT_OPTIONS
+    from zerograd_guard.lint.project import build
+
+    tree(tmp_path, {"utils.py": BUGGY_STEPS, "train.py": LOOP})
+    paths = sorted(tmp_path.rglob("*.py"))
+    uncached = build.build_project(paths, DEFAULT_OPTIONS)
+    cached = build.build_project(paths, DEFAULT_OPTIONS, tmp_path / "cache")
+    for path in paths:
+        assert uncached.context(path).key == ""  # nothing would read it
+        assert uncached.context(path).candidate == cached.context(path).candidate
+    assert cached.context(tmp_path / "utils.py").key  # a file with a backward is keyed
+    assert cached.context(tmp_path / "train.py").key  # and so is a candidate

@@ -75,7 +75,7 @@ def build_project(
     unchanged = len(entries) == len(known) and all(
         known.get(entry.path) == entry for entry in entries
     )
-    return Project(entries, markers, contexts if unchanged else None)
+    return Project(entries, markers, contexts if unchanged else None, keyed=cache_dir is not None)
 
 
 def _can_fork() -> bool:

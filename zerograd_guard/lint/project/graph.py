@@ -64,8 +64,11 @@ class Project:
         entries: Iterable[ModuleEntry],
         markers: tuple[str, ...] = (),
         contexts: dict[str, ProjectContext] | None = None,
+        keyed: bool = True,
     ) -> None:
         self.markers = markers  # configured backward / clear / step calls (``Marks``)
+        # whether task contexts carry cache keys: a run without a result cache reads none
+        self.keyed = keyed
         # the task contexts known (from the last run over exactly these entries) or
         # computed; ``unsaved``: the index cache does not hold them all yet
         self.contexts: dict[str, ProjectContext] = dict(contexts or {})
@@ -472,8 +475,9 @@ class Project:
             and (entry.steps or self.calls_elsewhere(entry, "steps"))
         )
         # a file whose text has no backward and that is no candidate is never analysed,
-        # so it reads no cache entry: it needs no key
-        key = self._closure_key(entry) if entry.backward or candidate else ""
+        # so it reads no cache entry: it needs no key (nor does any file of a run
+        # without a cache)
+        key = self._closure_key(entry) if self.keyed and (entry.backward or candidate) else ""
         return ProjectContext(path=entry.path, key=key, candidate=candidate)
 
     def _closure_key(self, entry: ModuleEntry) -> str:
