@@ -81,9 +81,13 @@ def may_call_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> 
     return has_backward_call(text, backward_names(options))
 
 
-# Every clear the extractor makes mentions one of these (``zero_grad``, ``p.grad = None``,
-# ``clear_grads``..., ``torch._foreach_zero_``), case aside.
-_CLEAR_MARKERS = re.compile(r"grad|_foreach_zero_", re.IGNORECASE)
+# Every clear the extractor makes mentions one of these, case aside: a clear-like call
+# name (``names.CLEARISH_CALL``), a gradient attribute (``p.grad = None``,
+# ``p.grad.zero_()``), ``torch._foreach_zero_``. Not ``grad`` alone: fastai's
+# ``self.learn.loss_grad`` is in most callbacks that clear nothing.
+_CLEAR_MARKERS = re.compile(
+    r"zero_grad|clear_grad|reset_grad|\.[\s\\]*grad\b|_foreach_zero_", re.IGNORECASE
+)
 
 
 def may_clear(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:

@@ -30,10 +30,10 @@ top-level statements only through these channels (``extract`` and ``flow``):
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
 backward name in the ``ast``), or, in a file a framework may drive through hook methods
-around its own backward (``prefilter.may_drive_hooks``), when it may clear or star-imports
-from the framework's package: the framework's backward is in no statement, and without a
-clear of the file such a class observes nothing that is reported. Starting from the
-seeds, a statement is kept when
+around its own backward (``prefilter.may_drive_hooks``), when it may clear or is a star
+import (the last one decides whether a class's base is the framework's): the
+framework's backward is in no statement, and without a clear of the file such a class
+observes nothing that is reported. Starting from the seeds, a statement is kept when
 
 * it provides (binds at module level, defines as function / class / method at any
   depth, imports at any depth, declares ``global``) a word a kept statement uses
@@ -234,26 +234,23 @@ def split_statements(
             groups.append([node])
         last_line = max(last_line, node.end_lineno or node.lineno)
     hooked = may_drive_hooks(text, options)
-    packages = tuple(spec.package for spec in options.hooked_iterations)
     statements = []
     for group in groups:
         first = _first_line(group[0])
         last = max(node.end_lineno or node.lineno for node in group)
         segment = text[starts[first - 1] : starts[min(last, len(starts) - 1)]]
         statement = _describe(group, segment, names)
-        if hooked and (may_clear(segment, options) or _star_import(group, packages)):
+        if hooked and (may_clear(segment, options) or _star_import(group)):
             statement.seeded = True
         statements.append(statement)
     return statements, starts
 
 
-def _star_import(nodes: Sequence[ast.stmt], packages: tuple[str, ...]) -> bool:
-    """Whether ``nodes`` hold ``from <one of packages>... import *`` (at any depth)."""
+def _star_import(nodes: Sequence[ast.stmt]) -> bool:
+    """Whether ``nodes`` hold an ``import *`` (at any depth): the file's last one decides
+    whether a hook class's base is the framework's (``flow.hooks``)."""
     return any(
-        isinstance(item, ast.ImportFrom)
-        and not item.level
-        and (item.module or "").split(".", 1)[0] in packages
-        and any(alias.name == "*" for alias in item.names)
+        isinstance(item, ast.ImportFrom) and any(alias.name == "*" for alias in item.names)
         for node in nodes
         for item in ast.walk(node)
     )

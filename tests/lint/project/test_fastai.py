@@ -287,3 +287,57 @@ def test_from_the_command_line_with_and_without_the_fast_path(tmp_path, monkeypa
     for name, source in FLAGGED.items():
         for line, code in _expected(textwrap.dedent(source)):
             assert f"{name}.py:{line}:" in outputs[0] and code in outputs[0]
+
+
+@pytest.mark.parametrize("name", sorted({**FLAGGED, **ACCEPTED}))
+def test_the_fast_path_split_however_small_finds_the_same(name):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "fastpath"))
+    from fastpath_helpers import fast_path, whole_file
+
+    source = textwrap.dedent({**FLAGGED, **ACCEPTED}[name])
+    assert fast_path(source, OPTIONS) == whole_file(source, OPTIONS)
+
+
+def test_a_callback_file_without_a_clear_is_not_parsed():
+    from zerograd_guard.lint.prefilter import may_call_backward, may_contain_backward
+
+    for name in ("gradient_accumulation", "gradient_clip", "mixed_precision_fake_optimizer"):
+        source = textwrap.dedent(ACCEPTED[name]).replace("zero_grad", "")
+        assert not may_call_backward(source, OPTIONS), name
+    clearing = textwrap.dedent(FLAGGED["clear_in_after_backward"])
+    assert may_call_backward(clearing, OPTIONS) and may_contain_backward(clearing, OPTIONS)
+    assert not may_call_backward(clearing.replace("fastai", "my_lib"), OPTIONS)
+
+
+def test_star_imports_are_kept_in_order_in_the_module_model():
+    import libcst as cst
+
+    from zerograd_guard.lint.extract import build_model
+
+    source = "from fastai.vision.all import *\nfrom . import *\nfrom my_lib import *\n"
+    model = build_model(cst.parse_module(source), OPTIONS)
+    assert model.star_imports == ["fastai.vision.all", "my_lib"]
+    assert "*" not in model.imports
+
+
+def test_a_class_whose_hook_calls_a_helper_that_cancels_is_not_judged():
+    # the engine takes a helper's raise for its return: the batch would go on to the
+    # step the raise skips (here on the gradients the helper cleared): unknown, silent
+    source = textwrap.dedent(
+        """\
+        from fastai.callback.core import Callback, CancelStepException
+
+        class SkipViaHelper(Callback):
+            def skip(self):
+                self.opt.zero_grad()
+                raise CancelStepException()
+
+            def before_step(self):
+                self.skip()
+        """
+    )
+    assert _found(source) == []
+    assert _found(source.replace("raise CancelStepException()", "pass")) == [(5, "ZG102")]

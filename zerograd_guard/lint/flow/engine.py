@@ -989,6 +989,9 @@ class FlowEngine:
         for name, arg in event.kwargs:
             if name in env and arg is not None:
                 env[name] = frame.map(arg)
+        if via_receiver and event.receiver == "self":
+            # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
+            env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
         return inner

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations, _Frame
 from zerograd_guard.lint.flow.iterations import origin_of
 from zerograd_guard.lint.flow.state import State, initial, materialize
-from zerograd_guard.lint.model.events import Event, EventKind, Loop
+from zerograd_guard.lint.model.events import Event, EventKind, Jump, Loop, child_blocks, events_of
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 from zerograd_guard.lint.options import BACKWARD, CLEAR, STEP, HookedIteration
 
@@ -108,8 +108,13 @@ class _Batch:
         }
 
     def judged(self) -> bool:
-        """Whether a hook may touch gradients: else the batch is fastai's alone."""
-        return any(self.engine.reaches(hook, _EFFECTS) for hook in self.hooks.values())
+        """Whether a hook may touch gradients (else the batch is the framework's alone),
+        and none calls a function that raises a cancel: the engine takes that raise for
+        a return of the function, and the batch would go on to a step it skips."""
+        hooks = self.hooks.values()
+        return any(self.engine.reaches(hook, _EFFECTS) for hook in hooks) and not any(
+            _raises_in_callees(hook, frozenset(self.resume)) for hook in hooks
+        )
 
     def run(self) -> None:
         engine = self.engine
@@ -162,6 +167,26 @@ class _Batch:
                     if target > index:
                         resumed.setdefault(target, set()).update(raised)
         return current
+
+
+def _raises_in_callees(hook: FunctionModel, names: frozenset[str]) -> bool:
+    """Whether a function ``hook`` calls (however indirectly) raises one of ``names``."""
+    pending = [event.callee for event in events_of(hook.body) if event.callee is not None]
+    seen: set[int] = {id(hook)}
+    while pending:
+        function = pending.pop()
+        if id(function) in seen:
+            continue
+        seen.add(id(function))
+        statements = list(function.body)
+        while statements:
+            statement = statements.pop()
+            if type(statement) is Jump and statement.exception in names:
+                return True
+            for part in child_blocks(statement):
+                statements.extend(part)
+        pending.extend(event.callee for event in events_of(function.body) if event.callee)
+    return False
 
 
 def _aliases(names: tuple[str, ...], cls: ClassInfo, model: ModuleModel) -> dict[str, str]:
