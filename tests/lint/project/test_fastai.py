@@ -341,3 +341,16 @@ def test_a_class_whose_hook_calls_a_helper_that_cancels_is_not_judged():
     )
     assert _found(source) == []
     assert _found(source.replace("raise CancelStepException()", "pass")) == [(5, "ZG102")]
+
+
+def test_the_plugins_page_example_builds_a_hooked_iteration():
+    import re
+    from pathlib import Path
+
+    from zerograd_guard.lint.options import HookedIteration
+
+    page = (Path(__file__).parents[3] / "docs" / "plugins.md").read_text(encoding="utf-8")
+    (block,) = [b for b in re.findall(r"```python\n(.*?)```", page, re.S) if "Hooked" in b]
+    namespace: dict[str, object] = {}
+    exec(block.replace("\nHookedIteration(", "\nspec = HookedIteration(", 1), namespace)
+    assert isinstance(namespace["spec"], HookedIteration)
