@@ -59,7 +59,7 @@ def analyse_module(
     model = build_model(module, options)
     model.external = external
     resolve_module(model, options)
-    observations = check_flow(model, options.iteration_functions, source)
+    observations = check_flow(model, options.iteration_functions, source, options.hooked_iterations)
     positions = Positions(
         module,
         source,

@@ -13,6 +13,14 @@ of a call whose function is a name or an attribute named ``backward``,
   comments and line continuations, so a word followed by anything else (``_hook``,
   ``=``, ``.``, ``,``) is not such a call. The occurrence may still be inside a string
   or a comment: ``regions`` tells those apart.
+
+A framework that runs the backward around its users' hook methods (fastai's callbacks,
+``HookedIteration``) brings its own backward: a file with a class of that framework and
+no backward call can still hold a finding, but only through a clear of its own (a
+ZG102 before the framework's step, a ZG103; a step alone sees fresh gradients or
+applies them again, which no rule reports, and a leak needs the file's own backward):
+``may_drive_hooks`` lets such files through when they name the framework's package and
+class and may clear.
 """
 
 from __future__ import annotations
@@ -53,13 +61,45 @@ def has_backward_call(text: str, names: frozenset[str]) -> bool:
 
 
 def may_contain_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
-    """False only when ``text`` cannot contain a backward call (built-in or configured);
-    files for which this is False cannot produce a finding and need not be parsed."""
-    return BACKWARD_MARKER in text or any(name in text for name in options.extra_backward_calls)
+    """False only when ``text`` cannot contain a backward call (built-in or configured)
+    nor be driven by a framework's backward (``may_drive_hooks``); files for which this
+    is False cannot produce a finding and need not be parsed."""
+    return (
+        BACKWARD_MARKER in text
+        or any(name in text for name in options.extra_backward_calls)
+        or may_drive_hooks(text, options)
+    )
 
 
 def may_call_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
-    """False only when no backward name in ``text`` is followed by a call's ``(``."""
+    """False only when no backward name in ``text`` is followed by a call's ``(`` and
+    no framework's backward may drive it (``may_drive_hooks``)."""
+    if may_drive_hooks(text, options):
+        return True
     if not may_contain_backward(text, options):  # a substring test is cheaper than a regex
         return False
     return has_backward_call(text, backward_names(options))
+
+
+# Every clear the extractor makes mentions one of these, case aside: a clear-like call
+# name (``names.CLEARISH_CALL``), a gradient attribute (``p.grad = None``,
+# ``p.grad.zero_()``), ``torch._foreach_zero_``. Not ``grad`` alone: fastai's
+# ``self.learn.loss_grad`` is in most callbacks that clear nothing.
+_CLEAR_MARKERS = re.compile(
+    r"zero_grad|clear_grad|reset_grad|\.[\s\\]*grad\b|_foreach_zero_", re.IGNORECASE
+)
+
+
+def may_clear(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
+    """False only when ``text`` holds no clear (built-in or configured)."""
+    return _CLEAR_MARKERS.search(text) is not None or any(
+        name in text for name in options.extra_clear_calls
+    )
+
+
+def may_drive_hooks(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
+    """Whether a framework that runs its own backward around hook methods may drive a
+    class of ``text`` that clears: it names the framework's package and class."""
+    return any(
+        spec.package in text and spec.base in text for spec in options.hooked_iterations
+    ) and may_clear(text, options)

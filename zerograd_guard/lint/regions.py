@@ -29,7 +29,11 @@ top-level statements only through these channels (``extract`` and ``flow``):
    (``lint.frameworks``).
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
-backward name in the ``ast``). Starting from the seeds, a statement is kept when
+backward name in the ``ast``), or, in a file a framework may drive through hook methods
+around its own backward (``prefilter.may_drive_hooks``), when it may clear or is a star
+import (the last one decides whether a class's base is the framework's): the
+framework's backward is in no statement, and without a clear of the file such a class
+observes nothing that is reported. Starting from the seeds, a statement is kept when
 
 * it provides (binds at module level, defines as function / class / method at any
   depth, imports at any depth, declares ``global``) a word a kept statement uses
@@ -71,7 +75,12 @@ from typing import Protocol
 
 from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, OUTSIDE_PROJECT, PYTORCH_FAMILY
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import backward_names, has_backward_call
+from zerograd_guard.lint.prefilter import (
+    backward_names,
+    has_backward_call,
+    may_clear,
+    may_drive_hooks,
+)
 
 WORD = re.compile(r"[^\W\d]\w*")
 CLASS = re.compile(r"(?<!\w)class\s+([^\W\d]\w*)")
@@ -239,13 +248,27 @@ def split_statements(
         else:
             groups.append([node])
         last_line = max(last_line, node.end_lineno or node.lineno)
+    hooked = may_drive_hooks(text, options)
     statements = []
     for group in groups:
         first = _first_line(group[0])
         last = max(node.end_lineno or node.lineno for node in group)
         segment = text[starts[first - 1] : starts[min(last, len(starts) - 1)]]
-        statements.append(_describe(group, segment, names))
+        statement = _describe(group, segment, names)
+        if hooked and (may_clear(segment, options) or _star_import(group)):
+            statement.seeded = True
+        statements.append(statement)
     return statements, starts
+
+
+def _star_import(nodes: Sequence[ast.stmt]) -> bool:
+    """Whether ``nodes`` hold an ``import *`` (at any depth): the file's last one decides
+    whether a hook class's base is the framework's (``flow.hooks``)."""
+    return any(
+        isinstance(item, ast.ImportFrom) and any(alias.name == "*" for alias in item.names)
+        for node in nodes
+        for item in ast.walk(node)
+    )
 
 
 def select_statements(

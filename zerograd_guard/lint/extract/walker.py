@@ -244,7 +244,7 @@ class _Walker:
         elif type(node) is cst.Continue:
             out.append(Jump("continue", node))
         elif type(node) is cst.Raise:
-            out.append(Jump("return", node))
+            out.append(Jump("return", node, _raised_name(node)))
         elif type(node) in (cst.Import, cst.ImportFrom):
             self.import_(node)
 
@@ -254,7 +254,10 @@ class _Walker:
                 dotted = key_of(alias.name) or ""
                 local = alias.evaluated_alias or dotted.split(".", 1)[0]
                 self.model.imports[local] = dotted if alias.asname else local
-        elif type(node.names) is not cst.ImportStar:
+        elif type(node.names) is cst.ImportStar:
+            if not node.relative and node.module is not None:
+                self.model.star_imports.append(key_of(node.module) or "")
+        else:
             # a relative import keeps its dots (``from . import clean``: ``.clean``), so
             # its origin is never taken for a top-level package of the same name
             module = key_of(node.module) if node.module is not None else None
@@ -877,6 +880,16 @@ def local_class(name: str, scope: FunctionModel | None) -> str | None:
         if name in scope.local_classes:
             return scope.local_classes[name]
         scope = scope.parent
+    return None
+
+
+def _raised_name(node: cst.Raise) -> str | None:
+    """The class name ``raise X`` / ``raise X(...)`` / ``raise m.X(...)`` raises."""
+    raised = node.exc.func if type(node.exc) is cst.Call else node.exc
+    if type(raised) is cst.Name:
+        return raised.value
+    if type(raised) is cst.Attribute:
+        return raised.attr.value
     return None
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
+from zerograd_guard.lint.flow.hooks import check_hooked
 from zerograd_guard.lint.flow.iterations import iteration_functions
 from zerograd_guard.lint.frameworks import foreign_framework
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
-from zerograd_guard.lint.options import IterationFunction
+from zerograd_guard.lint.options import HookedIteration, IterationFunction
 
 
 def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
@@ -20,12 +21,16 @@ def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
 
 
 def check_flow(
-    model: ModuleModel, frameworks: Iterable[IterationFunction] = (), source: str = ""
+    model: ModuleModel,
+    frameworks: Iterable[IterationFunction] = (),
+    source: str = "",
+    hooked: Iterable[HookedIteration] = (),
 ) -> Observations:
     """Judge the module body and every function from an unknown entry state (what one call
     does), plus framework step functions as one iteration of their framework's loop
     (Lightning's, and those the framework plugins describe in ``frameworks``; ``source``
-    is the module's text). Loop-less helpers are judged per iteration only through the
+    is the module's text), and the classes whose hooks a framework calls inside the
+    batches ``hooked`` describes. Loop-less helpers are judged per iteration only through the
     loops in this file that call them: their other callers may clear. A file that trains
     with another framework (see ``lint.frameworks``) is not judged."""
     engine = FlowEngine(model)
@@ -52,6 +57,7 @@ def check_flow(
         except BudgetExceeded:
             engine.stack.clear()
             engine.via.clear()
+    check_hooked(engine, model, hooked)
     return engine.observations
 
 

@@ -132,6 +132,9 @@ class Observations:
     stale_reads: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
     # project mode: each event of another module -> the call in this file it ran under
     sites: dict[Event, Event] = field(default_factory=dict)
+    # events a framework runs around hooks (``flow.hooks``), not in the file -> what the
+    # framework does around them, for messages
+    framework: dict[Event, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -140,11 +143,19 @@ class _Outcome:
     breaks: set[State] = field(default_factory=set)
     continues: set[State] = field(default_factory=set)
     returns: set[State] = field(default_factory=set)
+    # raises of the exceptions the caller of the judged hook catches (``FlowEngine.caught``)
+    raised: dict[str, set[State]] = field(default_factory=dict)
 
     def absorb_jumps(self, other: _Outcome) -> None:
         self.breaks |= other.breaks
         self.continues |= other.continues
+        self.absorb_exits(other)
+
+    def absorb_exits(self, other: _Outcome) -> None:
+        """What leaves the function: returns and caught raises (not loop jumps)."""
         self.returns |= other.returns
+        for name, states in other.raised.items():
+            self.raised.setdefault(name, set()).update(states)
 
 
 @dataclass
@@ -197,6 +208,9 @@ class FlowEngine:
         self.loops: list[tuple[Loop, _Frame, int]] = []
         self.guards: list[Atom | None] = []  # conditions of the branches being analysed
         self.via: list[Event] = []  # calls from this file into other modules, innermost last
+        # exceptions a framework catches around the hook being judged (``flow.hooks``): a
+        # raise of one in the hook's own body goes to ``_Outcome.raised``, not to returns
+        self.caught: frozenset[str] = frozenset()
 
     # -- entry points -------------------------------------------------------------------
 
@@ -263,12 +277,15 @@ class FlowEngine:
                 current = self.branch(statement, current, frame, outcome)  # type: ignore[arg-type]
             elif kind is Loop:
                 inner = self.loop(statement, current, frame)  # type: ignore[arg-type]
-                outcome.returns |= inner.returns
+                outcome.absorb_exits(inner)
                 current = inner.normal
             elif kind is Try:
                 inner = self.try_(statement, current, frame)  # type: ignore[arg-type]
                 outcome.absorb_jumps(inner)
                 current = inner.normal
+            elif kind is Jump and statement.exception in self.caught:  # type: ignore[union-attr]
+                outcome.raised.setdefault(statement.exception, set()).update(current)  # type: ignore[union-attr,arg-type]
+                current = set()
             elif kind is Jump:
                 target = {
                     "break": outcome.breaks,
@@ -350,7 +367,7 @@ class FlowEngine:
         outcome = _Outcome()
         if loop.once:
             inner = self.block(loop.body, states, frame)
-            outcome.returns = inner.returns
+            outcome.absorb_exits(inner)
             after = inner.normal | inner.continues
             tail = self.block(loop.orelse, after, frame)
             outcome.absorb_jumps(tail)
@@ -367,7 +384,7 @@ class FlowEngine:
                 if not loop.infinite:
                     exits |= work
                 inner = self.block(loop.body, work, frame)
-                outcome.returns |= inner.returns
+                outcome.absorb_exits(inner)
                 breaks |= inner.breaks
                 back = inner.normal | inner.continues
                 last = {s for s in back if _on_last_iteration(s)} if not loop.infinite else set()
@@ -433,6 +450,9 @@ class FlowEngine:
                 passed = self.block(statement.finalbody, getattr(outcome, name), frame)
                 setattr(outcome, name, passed.normal)
                 outcome.absorb_jumps(passed)
+            for name, raised in outcome.raised.items():
+                passed = self.block(statement.finalbody, raised, frame)
+                outcome.raised[name] = passed.normal
             outcome.absorb_jumps(final)
             result = final.normal
         outcome.normal = result
@@ -929,7 +949,8 @@ class FlowEngine:
             self.stack.append(callee)
             outcome = self.block(callee.body, {materialize(state, keys)}, inner)
             self.stack.pop()
-            ended = outcome.normal | outcome.returns
+            # a raise in a callee leaves it like a return (only the hook's own are caught)
+            ended = outcome.normal | outcome.returns | set().union(*outcome.raised.values())
             if not shares_names:
                 ended = {
                     State(
@@ -968,6 +989,9 @@ class FlowEngine:
         for name, arg in event.kwargs:
             if name in env and arg is not None:
                 env[name] = frame.map(arg)
+        if via_receiver and event.receiver == "self":
+            # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
+            env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
         return inner

@@ -10,7 +10,7 @@ from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 from zerograd_guard.lint.options import IterationFunction
 
 
-def _origin(key: str, model: ModuleModel) -> str | None:
+def origin_of(key: str, model: ModuleModel) -> str | None:
     """The dotted origin of ``key`` as written in the module (through its imports)."""
     head, _, rest = key.partition(".")
     origin = model.imports.get(head)
@@ -36,7 +36,7 @@ def _derives(class_name: str, spec: IterationFunction, model: ModuleModel) -> bo
         seen.add(name)
         info = model.classes.get(name)
         if info is None:
-            if _is(_origin(name, model), spec):
+            if _is(origin_of(name, model), spec):
                 return True
             continue
         pending.extend(info.bases)

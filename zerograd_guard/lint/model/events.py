@@ -155,8 +155,11 @@ class Try:
 
 @dataclass(eq=False)
 class Jump:
-    kind: str  # "break" | "continue" | "return"
+    kind: str  # "break" | "continue" | "return" (a ``raise`` too: it leaves the function)
     node: cst.CSTNode
+    # a ``raise``: the class name of what it raises (``raise CancelBatchException()``), a
+    # framework may catch it around a hook (``FlowEngine.caught``); None when unknown
+    exception: str | None = None
 
 
 Statement = Event | If | Loop | Try | Jump

@@ -88,6 +88,7 @@ class ModuleModel:
     functions: list[FunctionModel] = field(default_factory=list)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted origin
+    star_imports: list[str] = field(default_factory=list)  # ``from m import *``: m, in order
     # optimizer name -> modules its parameters came from (None: unknown), after resolution
     ties: dict[str, frozenset[str] | None] = field(default_factory=dict)
     # the same per module the optimizer names (see ``ModuleGroups``), where known

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from zerograd_guard.lint.plugins import hookspec
 
 if TYPE_CHECKING:
-    from zerograd_guard.lint.options import IterationFunction
+    from zerograd_guard.lint.options import HookedIteration, IterationFunction
     from zerograd_guard.lint.rules.base import Rule
 
 
@@ -37,6 +37,13 @@ def zerograd_guard_iteration_functions() -> Iterable[IterationFunction]:
     """Functions a framework runs once per batch from its own loop (a ``Trainer``
     subclass's ``training_step``, the function handed to ``Engine``): judged as one
     iteration of that loop (see ``zerograd_guard.lint.options.IterationFunction``)."""
+
+
+@hookspec
+def zerograd_guard_hooked_iterations() -> Iterable[HookedIteration]:
+    """Batches a framework runs around hook methods of its users' classes (fastai's
+    ``Learner`` around a ``Callback``'s ``before_step``...): each such class is judged
+    inside the batch (see ``zerograd_guard.lint.options.HookedIteration``)."""
 
 
 @hookspec

@@ -9,7 +9,12 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions, IterationFunction
+from zerograd_guard.lint.options import (
+    DEFAULT_OPTIONS,
+    AnalysisOptions,
+    HookedIteration,
+    IterationFunction,
+)
 from zerograd_guard.lint.plugins import ENTRY_POINT_GROUP, PROJECT_NAME, hookspecs
 from zerograd_guard.lint.plugins.frameworks import BUILTIN_PLUGINS
 
@@ -28,6 +33,7 @@ class Contributions:
     step_calls: frozenset[str] = frozenset()
     managed_engines: frozenset[str] = frozenset()
     iteration_functions: frozenset[IterationFunction] = frozenset()
+    hooked_iterations: frozenset[HookedIteration] = frozenset()
     rules: tuple[type[Rule], ...] = ()
     # Which plugins (distribution==version, or in-process class) contributed: part of
     # the cache key, so upgrading a plugin re-analyses.
@@ -41,6 +47,7 @@ class Contributions:
             extra_step_calls=options.extra_step_calls | self.step_calls,
             managed_engines=options.managed_engines | self.managed_engines,
             iteration_functions=options.iteration_functions | self.iteration_functions,
+            hooked_iterations=options.hooked_iterations | self.hooked_iterations,
         )
 
 
@@ -54,16 +61,13 @@ def _names(results: Iterable[Iterable[str] | None], hook: str) -> frozenset[str]
     return frozenset(names)
 
 
-def _iterations(
-    results: Iterable[Iterable[IterationFunction] | None],
-) -> frozenset[IterationFunction]:
-    found: set[IterationFunction] = set()
+def _specs(results: Iterable[Iterable[object] | None], kind: type, hook: str) -> frozenset:
+    found = set()
     for result in results:
         for spec in result or ():
-            if not isinstance(spec, IterationFunction):
+            if not isinstance(spec, kind):
                 raise PluginError(
-                    f"error: plugin hook iteration_functions returned {spec!r}, "
-                    "not an IterationFunction"
+                    f"error: plugin hook {hook} returned {spec!r}, not an {kind.__name__}"
                 )
             found.add(spec)
     return frozenset(found)
@@ -108,7 +112,12 @@ def load(extra_plugins: Iterable[object] = (), entry_points: bool = True) -> Con
             clear_calls=_names(hook.zerograd_guard_clear_calls(), "clear_calls"),
             step_calls=_names(hook.zerograd_guard_step_calls(), "step_calls"),
             managed_engines=_names(hook.zerograd_guard_managed_engines(), "managed_engines"),
-            iteration_functions=_iterations(hook.zerograd_guard_iteration_functions()),
+            iteration_functions=_specs(
+                hook.zerograd_guard_iteration_functions(), IterationFunction, "iteration_functions"
+            ),
+            hooked_iterations=_specs(
+                hook.zerograd_guard_hooked_iterations(), HookedIteration, "hooked_iterations"
+            ),
             rules=_rules(hook.zerograd_guard_rules()),
             plugin_key=_plugin_key(manager, extra_plugins),
         )

@@ -137,6 +137,9 @@ for x, y in loader:
                 continue
             clears = observations.discards[(step, key)]
             reported.add(step)
+            if step in observations.framework:
+                yield _before_framework_step(self.code, model, key, clears, step)
+                continue
             model.positions.compute([step.node, *(clear.node for clear in clears)])
             clear = min(clears, key=lambda event: model.line(event.node))
             clear_place = model.place(clear.node)
@@ -148,3 +151,21 @@ for x, y in loader:
             hint = f"Move the clear at {clear_place} to right after this step, or before backward()"
             fix = move_clears_after_step(model, clears, step)
             yield model.finding(self.code, message, step.node, fix, hint)
+
+
+def _before_framework_step(
+    code: str, model: AnalyzedModule, key: str, clears: set[Event], step: Event
+) -> Finding:
+    """A clear in a hook between the backward and the step a framework runs around it
+    (fastai's ``after_backward``): reported at the clear, the framework's step being in
+    no file; no fix, the step has no line to move the clear after."""
+    model.positions.compute([clear.node for clear in clears])
+    clear = min(clears, key=lambda event: model.line(event.node))
+    hook = f" in `{clear.function.name}`" if clear.function is not None else ""
+    message = (
+        f"the step sees no fresh gradients: this clear{hook} discards the gradients of the "
+        f"backward before {optimizer_label(key)} steps ({model.observations.framework[step]}), "
+        f"so that step applies nothing learned from the batch"
+    )
+    hint = "Clear before the backward or after the step, or leave it to the framework"
+    return model.finding(code, message, clear.node, None, hint)

@@ -13,11 +13,12 @@ from zerograd_guard.lint.plugins.frameworks import (
     deepspeed,
     detectron2,
     fairseq,
+    fastai,
     ignite,
     mmengine,
     transformers,
 )
 
-BUILTIN_PLUGINS = (deepspeed, detectron2, fairseq, ignite, mmengine, transformers)
+BUILTIN_PLUGINS = (deepspeed, detectron2, fairseq, fastai, ignite, mmengine, transformers)
 
 __all__ = ["BUILTIN_PLUGINS"]
