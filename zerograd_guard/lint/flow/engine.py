@@ -28,6 +28,7 @@ Glossary
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_SCALE, GRAD_WRITE
@@ -75,6 +76,7 @@ from zerograd_guard.lint.model.events import (
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
 MAX_STATES = 128
+_FLAG = re.compile(r"[A-Za-z_][\w.]*")  # a condition that is a dotted name
 # Events applied per judged function before giving up on it: what was observed so far was
 # observed on real paths and stays; the rest of that function is not judged.
 WORK_BUDGET = 200_000
@@ -304,7 +306,9 @@ class FlowEngine:
     ) -> set[State]:
         atom = statement.atom
         tracked = atom is not None and (
-            atom.accumulation or frame.function.condition_counts.get(atom.key, 0) > 1
+            atom.accumulation
+            or frame.function.condition_counts.get(atom.key, 0) > 1
+            or self._flag_of_this_loop(atom, frame)
         )
         body_in: set[State] = set()
         else_in: set[State] = set()
@@ -400,6 +404,18 @@ class FlowEngine:
         outcome.absorb_jumps(tail)
         outcome.normal = tail.normal | breaks
         return outcome
+
+    def _flag_of_this_loop(self, atom: Atom, frame: _Frame) -> bool:
+        """Whether ``atom`` is a flag (``fp16``, ``args.amp``: a name, no call) tested in a
+        loop of this frame: tested once, it still correlates with itself on the next
+        iteration (a loop that steps without a clear only ``if fp16:`` never takes the
+        other branch afterwards). ``_back_edge`` forgets it when the loop assigns it."""
+        return (
+            bool(self.loops)
+            and self.loops[-1][1] is frame
+            and type(atom.key) is str
+            and _FLAG.fullmatch(atom.key) is not None
+        )
 
     def _back_edge(self, state: State, loop: Loop) -> State:
         assumptions = state.assumptions
