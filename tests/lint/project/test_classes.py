@@ -118,3 +118,61 @@ def test_deepspeed_wrapper_whose_step_clears_is_not_a_zg101(findings):
     files = {"strategies.py": DEEPSPEED_STRATEGY, "train.py": DEEPSPEED_LOOP}
     assert codes(findings("--no-project", files=files)) == [("train.py", 8, "ZG101")]
     assert findings() == []
+
+
+AGENT = """\
+    import torch
+
+
+    class Agent:
+        def __init__(self, net):
+            self.net = net
+            self.optim = torch.optim.Adam(net.parameters())
+
+        def update(self, batch):
+            loss = self.net(batch).mean()
+            loss.backward()
+            self.optim.step()
+    """
+AGENT_LOOP = """\
+    from agents import Agent
+
+
+    def main(loader, net):
+        agent = Agent(net)
+        for batch in loader:
+            agent.update(batch)
+    """
+AGENT_ATTRIBUTE_LOOP = """\
+    from agents import Agent
+
+
+    class Runner:
+        def __init__(self, net):
+            self.agent = Agent(net)
+
+        def run(self, loader):
+            for batch in loader:
+                self.agent.update(batch)
+    """
+
+
+def test_a_method_of_an_imported_class_called_on_its_instance_in_a_loop(findings):
+    # from a held-out review (SAC, BCQ, DQN agents): a method not named like a step
+    # (``agent.update``) on an instance of a class of another module was dropped by the
+    # walker, so the agent's missing clear was never seen
+    found = findings(files={"agents.py": AGENT, "main.py": AGENT_LOOP})
+    assert codes(found) == [("main.py", 7, "ZG101")]
+    assert "in `Agent.update`, called at line 7" in found[0][3]
+
+
+def test_a_method_of_an_imported_class_called_on_an_attribute_in_a_loop(findings):
+    found = findings(files={"agents.py": AGENT, "runner.py": AGENT_ATTRIBUTE_LOOP})
+    assert codes(found) == [("runner.py", 10, "ZG101")]
+
+
+def test_a_method_of_an_imported_class_that_clears_is_not_a_finding(findings):
+    clear_first = "            self.optim.zero_grad()\n            loss.backward()"
+    fixed = AGENT.replace("            loss.backward()", clear_first)
+    assert findings(files={"agents.py": fixed, "main.py": AGENT_LOOP}) == []
+    assert findings(files={"runner.py": AGENT_ATTRIBUTE_LOOP}) == []

@@ -845,7 +845,27 @@ class _Walker:
             or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
             or (receiver_key is not None and self._names_project_module(receiver_key))
+            or (receiver_key is not None and self._holds_imported_instance(receiver_key))
         )
+
+    def _holds_imported_instance(self, receiver_key: str) -> bool:
+        """Whether ``receiver`` was assigned an instance of an imported class that may be
+        the project's (``agent = Agent(net)``, ``self.agent = Agent(net)`` with ``Agent``
+        imported from neither the standard library nor a framework): ``agent.update(b)``
+        may run that class's backward and step, which project mode follows."""
+        if receiver_key.startswith("self.") and self.cls is not None:
+            values = self.cls.attributes.get(receiver_key[5:], ())
+        else:
+            values = self.function.assignments.get(receiver_key, ())
+        for value in values:
+            made = key_of(value.func) if type(value) is cst.Call else None
+            if (
+                made is not None
+                and made.rpartition(".")[2][:1].isupper()
+                and self._names_project_module(made)
+            ):
+                return True
+        return False
 
     def _names_project_module(self, receiver_key: str) -> bool:
         """Whether ``receiver`` may be a module of the project (an imported name from
