@@ -1153,11 +1153,23 @@ def _coarse(value: Status) -> Status:
 
 
 def _widen(states: set[State]) -> set[State]:
-    """Too many paths: forget assumptions and which backward calls fed fresh gradients
-    (that only costs ZG103 findings, never adds one), so paths merge."""
+    """Too many paths: forget which backward calls fed fresh gradients (that only costs
+    ZG103 findings, never adds one) and the assumptions on data-dependent conditions, so
+    paths merge. Assumptions on flags (``if args.fp16:``) stay: they are few (two values
+    each), and forgetting one joins a path through one branch of the flag to a later
+    path through the other, which the program never takes (a false ZG101 from a
+    simpletransformers trainer whose fp16 branch steps without a clear)."""
     return {
-        State(_coarse(default), tuple((key, _coarse(value)) for key, value in entries), frozenset())
-        for default, entries, _ in states
+        State(
+            _coarse(default),
+            tuple((key, _coarse(value)) for key, value in entries),
+            frozenset(
+                assumption
+                for assumption in assumptions
+                if type(assumption[1].key) is str and _FLAG.fullmatch(assumption[1].key)
+            ),
+        )
+        for default, entries, assumptions in states
     }
 
 
