@@ -83,7 +83,7 @@ class TupleElement:
 
 
 OPTIMIZER_NAME = re.compile(
-    r"[oO]ptimi[sz]er|(?:^|_)(?:opt|optim|opts|optims|OPT|OPTIM)(?:_|\d|$)"
+    r"[oO]ptimi[sz]er|(?:^|_)(?:opt|opti|optim|opts|optims|OPT|OPTIM)(?:_|\d|$)"
     r"|^(?:opt|optim)[A-Z_]|[a-z0-9_](?:Opt|Optim)s?$"
 )
 NOT_OPTIMIZER_NAME = re.compile(r"sched|scheduler|env|lr_|warmup|scaler|ema|swa_", re.I)
