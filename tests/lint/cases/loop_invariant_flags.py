@@ -30,12 +30,12 @@ def train_with_args(model, loader, optimizer, scaler, args):
 
 def train_high_loss_only(model, loader, optimizer, scaler, fp16):
     # nested in a data-dependent condition: the other branch's backward is still not
-    # preceded by the fp16 step (the fp16 branch's own miss is a known gap)
+    # preceded by the fp16 step, and the fp16 branch's is
     for batch in loader:
         loss = model(batch)
         if loss.item() > 1.0:
             if fp16:
-                scaler.scale(loss).backward()
+                scaler.scale(loss).backward()  # expect: ZG101
                 scaler.step(optimizer)
             else:
                 loss.backward()
@@ -69,3 +69,33 @@ def train_random_branch(model, loader, optimizer):
             loss.backward()  # expect: ZG101
             optimizer.step()
             optimizer.zero_grad()
+
+
+def train_high_loss_split(model, loader, optimizer, scaler, fp16):
+    # the flag's branches split across the backward and the step, inside a data-dependent
+    # condition that holds the skipped clear too (simpletransformers' repeat loop): the
+    # fp16 path never clears
+    for batch in loader:
+        loss = model(batch)
+        if loss.item() > 1.0:
+            if fp16:
+                scaler.scale(loss).backward()  # expect: ZG101
+            else:
+                loss.backward()
+            if fp16:
+                scaler.step(optimizer)
+            else:
+                optimizer.step()
+                optimizer.zero_grad()
+
+
+def train_clear_gated_elsewhere(model, loader, optimizer, should_clear):
+    # the clear is skipped under a condition the step's own condition does not enclose:
+    # the two may be set together, so nothing is proven
+    for batch in loader:
+        if should_clear:
+            optimizer.zero_grad()
+        loss = model(batch)
+        loss.backward()
+        if loss.item() > 1.0:
+            optimizer.step()

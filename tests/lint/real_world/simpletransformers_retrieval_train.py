@@ -1,4 +1,4 @@
-# Source: ThilinaRajapakse/simpletransformers simpletransformers/retrieval/retrieval_model.py @ 03a3789f2c65119949f7cd98b524e78c6cc87d27 (Apache-2.0). Excerpt: the module's imports and RetrievalModel.train, unchanged; the other methods trimmed. The fp16 branch of the repeat-high-loss loop steps (scaler.step) without a clear, so the next backward adds onto applied gradients (a real bug, found by a held-out review); the other branch clears after its step, and its backward must stay silent.
+# Source: ThilinaRajapakse/simpletransformers simpletransformers/retrieval/retrieval_model.py @ 03a3789f2c65119949f7cd98b524e78c6cc87d27 (Apache-2.0). Excerpt: the module's imports and RetrievalModel.train, unchanged; the other methods trimmed. The fp16 branch of the repeat-high-loss loop steps (scaler.step) without a clear, so the next backward (the repeat loop's next pass, and the one after the loop) adds onto applied gradients (a real bug, found by a held-out review); the other branch clears after its step, and its backward must stay silent.
 from contextlib import nullcontext
 import json
 import logging
@@ -420,7 +420,7 @@ class RetrievalModel:
                             # Exit the loop if the high loss repeats counter exceeds the threshold
                             break
                         if args.fp16:
-                            scaler.scale(loss).backward()
+                            scaler.scale(loss).backward()  # expect: ZG101
                         else:
                             loss.backward()
 

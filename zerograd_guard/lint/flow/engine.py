@@ -347,10 +347,11 @@ class FlowEngine:
         clears_body = self.contains(statement.body, EventKind.CLEAR)
         if clears_body != self.contains(statement.orelse, EventKind.CLEAR):
             skipped = atom
+            around = frozenset(self.guards[self.loops[-1][2] :] if self.loops else self.guards)
             if clears_body:
-                else_in = {skip_clear(state, skipped) for state in else_in}
+                else_in = {skip_clear(state, skipped, around) for state in else_in}
             else:
-                body_in = {skip_clear(state, skipped) for state in body_in}
+                body_in = {skip_clear(state, skipped, around) for state in body_in}
         if statement.last_iteration is not None and self.loops:
             marker = (frame.tag, LAST_ITERATION, True)
             if statement.last_iteration:
@@ -612,10 +613,14 @@ class FlowEngine:
         def add(value: Status) -> Status:
             kind = type(value)
             if kind is Stale:
-                return StaleFresh(event, value.step, False, value.skipped, value.guards)
+                return StaleFresh(
+                    event, value.step, False, value.skipped, value.guards, value.enclosing
+                )
             if kind is StaleFresh:  # keep the first backward since the last step of any optimizer
                 first = event if value.reset else value.backward
-                return StaleFresh(first, value.step, False, value.skipped, value.guards)
+                return StaleFresh(
+                    first, value.step, False, value.skipped, value.guards, value.enclosing
+                )
             if kind is Carried:
                 if event in value.backwards:
                     return value
@@ -1230,4 +1235,6 @@ def _carry(value: Status, loop: Loop) -> Status:
 
 def _reset(value: StaleFresh) -> StaleFresh:
     """Another optimizer stepped: the next backward is the one that feeds this one."""
-    return StaleFresh(value.backward, value.step, True, value.skipped, value.guards)
+    return StaleFresh(
+        value.backward, value.step, True, value.skipped, value.guards, value.enclosing
+    )

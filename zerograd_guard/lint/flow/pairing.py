@@ -33,8 +33,11 @@ def stale(step: Event, guards: Guards) -> Status:
 
 def proven(value: StaleFresh, guards: Guards, loops: tuple[Loop, ...]) -> bool:
     """Whether the leak of stale-plus-fresh ``value`` at a step run under ``guards`` holds
-    whatever the skipped clears' conditions are."""
-    conditions = guards | value.guards
+    whatever the skipped clears' conditions are. A condition that also encloses every
+    skipped clear (``if loss.item() > 1.0:`` around both the ``if fp16:`` that skips the
+    clear and the step) need not be correlated with them: it held when the clear was
+    skipped and holds when the step runs."""
+    conditions = (guards | value.guards) - value.enclosing
     return all(related(a, b, loops) for a in value.skipped for b in conditions)
 
 
@@ -59,16 +62,24 @@ def related(clear: Atom | None, step: Atom | None, loops: tuple[Loop, ...]) -> b
     )
 
 
-def skip_clear(state: State, condition: Atom | None) -> State:
-    """``state`` on a branch that skips a clear its sibling branch runs."""
+def skip_clear(state: State, condition: Atom | None, enclosing: Guards = NO_GUARDS) -> State:
+    """``state`` on a branch that skips a clear its sibling branch runs; ``enclosing``: the
+    conditions of the branches around that ``if`` (kept as those around every skip)."""
 
     def mark(value: Status) -> Status:
         kind = type(value)
         if kind is Stale and condition not in value.skipped:
-            return Stale(value.step, value.skipped | {condition}, value.guards)
+            around = enclosing & value.enclosing if value.skipped else enclosing
+            return Stale(value.step, value.skipped | {condition}, value.guards, around)
         if kind is StaleFresh and condition not in value.skipped:
+            around = enclosing & value.enclosing if value.skipped else enclosing
             return StaleFresh(
-                value.backward, value.step, value.reset, value.skipped | {condition}, value.guards
+                value.backward,
+                value.step,
+                value.reset,
+                value.skipped | {condition},
+                value.guards,
+                around,
             )
         return value
 

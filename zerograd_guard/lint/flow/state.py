@@ -22,7 +22,7 @@ so statuses of different kinds never compare equal):
 * ``StaleFresh`` stale gradients of ``step`` plus what ``backward`` added; ``backward`` is
   the first since the last step of any optimizer (``reset``: another optimizer stepped
   since, so the next backward is the one that feeds this optimizer); ``skipped`` /
-  ``guards``: what proves a leak (see ``pairing``);
+  ``guards`` / ``enclosing``: what proves a leak (see ``pairing``);
 * ``Foreign`` gradients that ``backwards`` wrote into this optimizer's parameters through
   another model's loss (a generator's loss through the discriminator), after that other
   optimizer applied them at ``consumer``: this optimizer's own backward comes next;
@@ -91,6 +91,7 @@ class Stale(NamedTuple):
     step: Event
     skipped: frozenset[Atom | None]
     guards: frozenset[Atom | None]
+    enclosing: frozenset[Atom | None] = frozenset()
     kind: StatusKind = StatusKind.STALE
 
 
@@ -100,6 +101,7 @@ class StaleFresh(NamedTuple):
     reset: bool
     skipped: frozenset[Atom | None]
     guards: frozenset[Atom | None]
+    enclosing: frozenset[Atom | None] = frozenset()
     kind: StatusKind = StatusKind.STALE_FRESH
 
 
