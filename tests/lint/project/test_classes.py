@@ -176,3 +176,19 @@ def test_a_method_of_an_imported_class_that_clears_is_not_a_finding(findings):
     fixed = AGENT.replace("            loss.backward()", clear_first)
     assert findings(files={"agents.py": fixed, "main.py": AGENT_LOOP}) == []
     assert findings(files={"runner.py": AGENT_ATTRIBUTE_LOOP}) == []
+
+
+def test_a_class_built_through_its_module_outside_the_loop_is_followed(findings):
+    # sfujim/BCQ's main.py: ``import DDPG``, ``policy = DDPG.DDPG(...)`` before the loop,
+    # ``policy.train(...)`` in it; the index only saw module chains inside loops
+    loop = """\
+        import agents
+
+
+        def main(loader, net):
+            policy = agents.Agent(net)
+            for batch in loader:
+                policy.update(batch)
+        """
+    found = findings(files={"agents.py": AGENT, "main.py": loop})
+    assert codes(found) == [("main.py", 7, "ZG101")]

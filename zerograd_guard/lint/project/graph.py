@@ -341,10 +341,16 @@ class Project:
         class's text): what a file without a backward of its own needs for a finding.
         Narrower than what the analysis can follow (a class's method reaching a backward
         through a helper): such a file is not analysed."""
+        built_through = {chain.partition(".")[0] for chain in entry.built_classes}
         for local in entry.imports:
             # a function or module is used in a loop; a class (a capitalised name, by
-            # convention) may be built anywhere, its method called in a loop
-            if local not in entry.loop_references and not local[:1].isupper():
+            # convention) may be built anywhere, its method called in a loop, and so may
+            # a class of a module (``agents.Agent(net)``)
+            if (
+                local not in entry.loop_references
+                and not local[:1].isupper()
+                and local not in built_through
+            ):
                 continue
             target = self.resolve_local(entry, local)
             if target is None or target.entry is entry:
@@ -358,8 +364,9 @@ class Project:
                 if self._definition_does(entry, target, flag):
                     return True
                 continue
-            # a module: what the file reaches through it (``pl.LightningModule``)
-            for use in entry.dotted_uses:
+            # a module: what the file reaches through it in a loop (``pl.LightningModule``)
+            # or a class of it the file builds anywhere (``agents.Agent(net)``)
+            for use in entry.dotted_uses | entry.built_classes:
                 if use.partition(".")[0] != local:
                     continue
                 found = self.resolve_local(entry, use)

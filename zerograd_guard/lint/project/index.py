@@ -155,6 +155,9 @@ class ModuleEntry:
     has_loop: bool = False
     method_calls: frozenset[str] = frozenset()
     dotted_uses: frozenset[str] = frozenset()
+    # ``alias.Cls(`` chains anywhere in a file with loops: a class built through an
+    # imported module (``policy = agents.Agent(net)``), its methods called in a loop
+    built_classes: frozenset[str] = frozenset()
 
     @property
     def name(self) -> str | None:
@@ -209,6 +212,7 @@ _LOOP_KEYWORD = re.compile(r"(?:for|while)\b")
 _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
+_CLASS_CHAIN_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.[A-Z]\w*)\s*\(")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # A dotted chain at a position, and whether it is called.
 _CHAIN_AT = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\s*\()?")
@@ -311,6 +315,11 @@ def index_source(
         method_calls=frozenset(_METHOD_CALL.findall(loops)),
         dotted_uses=frozenset(
             use for use in _DOTTED.findall(loops) if use.partition(".")[0] in imports
+        ),
+        built_classes=frozenset(
+            chain
+            for chain in (_CLASS_CHAIN_CALL.findall(text) if loops and imports else ())
+            if chain.partition(".")[0] in imports
         ),
     )
 

@@ -21,7 +21,7 @@ from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.graph import ProjectContext
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "9"
+_FORMAT = "10"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -31,7 +31,14 @@ def _file(directory: Path, markers: tuple[str, ...]) -> Path:
 
 def _to_json(entry: ModuleEntry) -> dict[str, Any]:
     data = dataclasses.asdict(entry)
-    for key in ("names", "star", "loop_references", "method_calls", "dotted_uses"):
+    for key in (
+        "names",
+        "star",
+        "loop_references",
+        "method_calls",
+        "dotted_uses",
+        "built_classes",
+    ):
         data[key] = sorted(data[key])
     return data
 
@@ -61,6 +68,7 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
         has_loop=bool(data["has_loop"]),
         method_calls=frozenset(data["method_calls"]),
         dotted_uses=frozenset(data["dotted_uses"]),
+        built_classes=frozenset(data["built_classes"]),
     )
 
 
