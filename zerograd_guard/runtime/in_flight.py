@@ -23,7 +23,9 @@ class StepsInFlight:
     def __init__(self) -> None:
         self._local = threading.local()
 
-    def _stack(self) -> list[tuple[int, object]]:
+    def stack(self) -> list[tuple[int, object]]:
+        """This thread's steps in flight, outermost first, as ``(id(frame), code)``; the
+        monitor reads and appends to it directly on the usual path."""
         try:
             return self._local.stack  # type: ignore[no-any-return]
         except AttributeError:
@@ -41,7 +43,7 @@ class StepsInFlight:
         return bool(stack)
 
     def enter(self, wrapper: FrameType) -> None:
-        self._stack().append((id(wrapper), wrapper.f_code))
+        self.stack().append((id(wrapper), wrapper.f_code))
 
     def leave(self, wrapper: FrameType) -> bool:
         """End the step of ``wrapper``; False if it was not entered (a nested step)."""

@@ -53,6 +53,10 @@ from zerograd_guard.runtime.verdict import (
 if TYPE_CHECKING:
     from zerograd_guard.runtime.guard import Guard
 
+_get_ident = threading.get_ident
+_getframe = sys._getframe
+_consumed_tasks = consumed.consumed_tasks
+
 # Extension point for the engines/multi-process layer (``zerograd-guard run``, findings
 # shipped from worker processes): ``MONITOR.listeners`` callables receive every finding
 # and whether it is a violation, after the active sessions recorded it and before the
@@ -64,6 +68,9 @@ class Monitor:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._stacks = SessionStacks()
+        # The same dictionary as ``_stacks``' (never rebound): the hot paths read the
+        # calling thread's sessions from it directly (``_stacks.current()`` otherwise).
+        self._by_thread = self._stacks.by_thread
         self.registry = Registry()
         self._handles: list[Any] = []
         self._patches = Patches(self)
@@ -145,31 +152,34 @@ class Monitor:
 
     def _on_step_pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> Any:
         __tracebackhide__ = True
-        if not self._sessions:  # a call in flight while the last guard exited
+        sessions = self._by_thread.get(_get_ident()) or self._stacks.current()
+        if not sessions:  # a call in flight while the last guard exited
             return None
-        wrapper = sys._getframe(1)  # torch's step wrapper (see in_flight)
-        if self._in_flight.nested(wrapper):
+        wrapper = _getframe(1)  # torch's step wrapper (see in_flight)
+        in_flight = self._in_flight
+        stack = in_flight.stack()
+        if stack and in_flight.nested(wrapper):
             return None  # part of the outer step (SAM's base step, super().step())
         tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
         if tracker is None or tracker.ref() is not optimizer:
             tracker = self._tracker(optimizer)
         if len(args) < 2 and not kwargs:  # a plain `optimizer.step()`: no closure
-            self._judge(optimizer, tracker)
-            self._in_flight.enter(wrapper)
+            self._judge(optimizer, tracker, sessions=sessions)
+            stack.append((id(wrapper), wrapper.f_code))  # in_flight.enter, inlined
             return None
         closure, args, kwargs = _take_closure(args, kwargs)
         if closure is not None:
             if getattr(closure, "__zerograd_closure__", False):
-                self._in_flight.enter(wrapper)
+                in_flight.enter(wrapper)
                 return None
             wrapped = self._wrap_closure(closure, optimizer)
             tracker.unjudged_closure = True
-            self._in_flight.enter(wrapper)
+            in_flight.enter(wrapper)
             if kwargs is not None and "closure" in kwargs:
                 return args, {**kwargs, "closure": wrapped}
             return (args[0], wrapped, *args[2:]), kwargs
-        self._judge(optimizer, tracker)
-        self._in_flight.enter(wrapper)
+        self._judge(optimizer, tracker, sessions=sessions)
+        in_flight.enter(wrapper)
         return None
 
     def _wrap_closure(self, closure: Callable[..., Any], optimizer: Any) -> Callable[..., Any]:
@@ -191,7 +201,13 @@ class Monitor:
         return judged_closure
 
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
-        if not self._sessions or not self._in_flight.leave(sys._getframe(1)):
+        if not (self._by_thread.get(_get_ident()) or self._stacks.current()):
+            return
+        wrapper = _getframe(1)
+        stack = self._in_flight.stack()
+        if stack and stack[-1][0] == id(wrapper) and stack[-1][1] is wrapper.f_code:
+            stack.pop()  # in_flight.leave's usual case, inlined
+        elif not self._in_flight.leave(wrapper):
             return
         tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
         if tracker is None or tracker.ref() is not optimizer:
@@ -206,16 +222,25 @@ class Monitor:
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
-        observed, tasks = close_windows(self._entries(optimizer, tracker))
+        if tracker is None:
+            tracker = self._tracker(optimizer)
+        groups = optimizer.param_groups  # _entries' cache hit, inlined (every step)
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            entries = tracker.entries
+        else:
+            entries = self.registry.entries(optimizer, tracker)
+        observed, tasks = close_windows(entries)
         for task in tasks:
-            consumed.mark_consumed(task)
+            if task not in _consumed_tasks:  # consumed.mark_consumed's check, inlined
+                consumed.mark_consumed(task)
         if not observed:
             consumed.mark_latest_consumed()
 
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
-        if not self._sessions:  # a wrapper kept by user code past the last guard
-            return
-        optimizer = _unwrapped(optimizer)
+        if not (self._by_thread.get(_get_ident()) or self._stacks.current()):
+            return  # a wrapper kept by user code past the last guard
+        if "_optimizer_step_pre_hooks" not in getattr(optimizer, "__dict__", ()):
+            optimizer = _unwrapped(optimizer)  # a framework's wrapper (not a torch optimizer)
         site = capture_site(3)
         deliberate = self._deliberate_clears > 0
         for _, state in self._entries(optimizer):
@@ -287,9 +312,15 @@ class Monitor:
         optimizer: torch.optim.Optimizer,
         tracker: OptimizerTracker,
         in_closure: bool = False,
+        sessions: list[Guard] | None = None,
     ) -> None:
+        """Judge the step about to run; ``sessions``: the calling thread's, if known."""
         __tracebackhide__ = True
-        entries = self._entries(optimizer, tracker)
+        groups = optimizer.param_groups  # _entries' cache hit, inlined (every step)
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            entries = tracker.entries
+        else:
+            entries = self.registry.entries(optimizer, tracker)
         for _, state in entries:
             if not state.judged:
                 break
@@ -301,7 +332,7 @@ class Monitor:
         if passes is not None:
             if contract is not None:
                 tracker.windows.full()
-            self._record_clean(tracker, passes)
+            self._record_clean(tracker, passes, sessions)
             return
         context = StepContext(
             optimizer=optimizer,
@@ -345,14 +376,20 @@ class Monitor:
             )
         return findings
 
-    def _record_clean(self, tracker: OptimizerTracker, backward_passes: int) -> None:
+    def _record_clean(
+        self,
+        tracker: OptimizerTracker,
+        backward_passes: int,
+        sessions: list[Guard] | None = None,
+    ) -> None:
         """A step with no finding: count it and keep its (bounded) event, nothing more."""
         if backward_passes > tracker.largest_window:
             tracker.largest_window = backward_passes
         if tracker.counted_in_step:
             return
         event = _new_event(StepEvent, (tracker.label, tracker.steps + 1, backward_passes, "ok"))
-        sessions = self._sessions
+        if sessions is None:
+            sessions = self._sessions
         if len(sessions) == 1:  # the usual case, unrolled
             report = sessions[0].report
             report.steps_checked += 1

@@ -75,6 +75,9 @@ _INTERNAL_DIRS = (
 # and names afresh on every lookup (microseconds for torch's long ``backward``). The
 # entry holds the code object, so its id cannot be reused by another one.
 _internal_by_id: dict[int, tuple[CodeType, bool]] = {}
+# Where the last walk from an autograd hook found the user's frame: [its depth below
+# ``_backward_user_frame``, its code, the code of the (internal) frame it called].
+_backward_probe: list[object] = [0, None, None]
 
 
 def add_library_modules(names: list[str] | tuple[str, ...]) -> list[str]:
@@ -97,6 +100,7 @@ def add_library_modules(names: list[str] | tuple[str, ...]) -> list[str]:
     if added:
         _INTERNAL_DIRS = (*_INTERNAL_DIRS, *added)
         _internal_by_id.clear()
+        _backward_probe[:] = 0, None, None  # its user frame may be a library's now
     return missing
 
 
@@ -133,6 +137,7 @@ def capture_site(skip: int = 1) -> Site | None:
 add_library_modules(library_modules_from_environment())  # unknown names: ignored here
 
 _last_backward: list[object] = [None, None]  # [graph task id, site]
+_getframe = sys._getframe
 
 
 def backward_site(task: int) -> Site | None:
@@ -145,9 +150,50 @@ def backward_site(task: int) -> Site | None:
     """
     if task != -1 and _last_backward[0] == task:
         return _last_backward[1]  # type: ignore[return-value]
-    site = capture_site(2)
+    site = _backward_user_frame()
     _last_backward[0], _last_backward[1] = task, site
     return site
+
+
+def _backward_user_frame() -> Site | None:
+    """``capture_site`` for a hook's caller (``backward_site``'s), trying first the depth
+    where the last walk found the user's frame.
+
+    Every frame a walk steps through is materialised by Python (and freed again when its
+    function returns): about five between an autograd hook and the user's
+    ``backward()`` line. The same loop reaches the hook through the same frames each
+    step, so the frame at the remembered depth is checked instead, with the one just
+    inside it: the same user code object calling the same internal one means the same
+    chain (torch's backward frames call no user code); anything else walks.
+    """
+    depth, user_code, inner_code = _backward_probe
+    if depth:
+        try:
+            frame = _getframe(depth)  # type: ignore[arg-type]
+            if frame.f_code is user_code and _getframe(depth - 1).f_code is inner_code:  # type: ignore[operator]
+                return user_code, frame.f_lineno  # type: ignore[return-value]
+        except ValueError:  # a shallower stack than last time
+            pass
+    try:
+        frame = _getframe(3)  # 0: here, 1: backward_site, 2: the hook, 3: its caller
+    except ValueError:
+        return None
+    depth = 3
+    inner_code = None
+    while frame is not None:
+        code = frame.f_code
+        known = _internal_by_id.get(id(code))
+        if known is None:
+            known = code, code.co_filename.startswith(_INTERNAL_DIRS)
+            _internal_by_id[id(code)] = known
+        if not known[1]:
+            if inner_code is not None:
+                _backward_probe[:] = depth, code, inner_code
+            return code, frame.f_lineno
+        inner_code = code
+        frame = frame.f_back
+        depth += 1
+    return None
 
 
 def describe_site(site: Site | None) -> str:
