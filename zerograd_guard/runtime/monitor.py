@@ -55,7 +55,6 @@ if TYPE_CHECKING:
 
 _get_ident = threading.get_ident
 _getframe = sys._getframe
-_consumed_tasks = consumed.consumed_tasks
 
 # Extension point for the engines/multi-process layer (``zerograd-guard run``, findings
 # shipped from worker processes): ``MONITOR.listeners`` callables receive every finding
@@ -157,8 +156,10 @@ class Monitor:
             return None
         wrapper = _getframe(1)  # torch's step wrapper (see in_flight)
         in_flight = self._in_flight
-        stack = in_flight.stack()
-        if stack and in_flight.nested(wrapper):
+        stack = getattr(in_flight.local, "stack", None)  # in_flight.stack(), inlined
+        if stack is None:
+            stack = in_flight.stack()
+        elif stack and in_flight.nested(wrapper):
             return None  # part of the outer step (SAM's base step, super().step())
         tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
         if tracker is None or tracker.ref() is not optimizer:
@@ -204,7 +205,7 @@ class Monitor:
         if not (self._by_thread.get(_get_ident()) or self._stacks.current()):
             return
         wrapper = _getframe(1)
-        stack = self._in_flight.stack()
+        stack = getattr(self._in_flight.local, "stack", None)
         if stack and stack[-1][0] == id(wrapper) and stack[-1][1] is wrapper.f_code:
             stack.pop()  # in_flight.leave's usual case, inlined
         elif not self._in_flight.leave(wrapper):
@@ -217,7 +218,13 @@ class Monitor:
             self._judge(optimizer, tracker)
         tracker.steps += 1
         tracker.counted_in_step = False
-        self._boundary(optimizer, tracker)
+        groups = optimizer.param_groups  # _boundary, inlined (every step)
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            entries = tracker.entries
+        else:
+            entries = self.registry.entries(optimizer, tracker)
+        if not close_windows(entries):
+            consumed.mark_latest_consumed()
 
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
@@ -229,11 +236,7 @@ class Monitor:
             entries = tracker.entries
         else:
             entries = self.registry.entries(optimizer, tracker)
-        observed, tasks = close_windows(entries)
-        for task in tasks:
-            if task not in _consumed_tasks:  # consumed.mark_consumed's check, inlined
-                consumed.mark_consumed(task)
-        if not observed:
+        if not close_windows(entries):
             consumed.mark_latest_consumed()
 
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
@@ -243,7 +246,18 @@ class Monitor:
             optimizer = _unwrapped(optimizer)  # a framework's wrapper (not a torch optimizer)
         site = capture_site(3)
         deliberate = self._deliberate_clears > 0
-        for _, state in self._entries(optimizer):
+        tracker = self.registry.trackers.get(id(optimizer))  # _entries' cache hit, inlined
+        groups = optimizer.param_groups
+        if (
+            tracker is not None
+            and groups is tracker.groups
+            and len(groups) == tracker.group_count
+            and tracker.ref() is optimizer
+        ):
+            entries = tracker.entries
+        else:
+            entries = self._entries(optimizer)
+        for _, state in entries:
             if state.accumulations:
                 state.api_clear(deliberate, site)
             else:  # nothing to discard (the usual clear, right after a step): inlined
@@ -332,6 +346,18 @@ class Monitor:
         if passes is not None:
             if contract is not None:
                 tracker.windows.full()
+            if (
+                sessions is not None
+                and len(sessions) == 1
+                and passes <= tracker.largest_window
+                and not tracker.counted_in_step
+            ):  # _record_clean's usual case, inlined
+                report = sessions[0].report
+                report.steps_checked += 1
+                report.events.append(
+                    _new_event(StepEvent, (tracker.label, tracker.steps + 1, passes, "ok"))
+                )
+                return
             self._record_clean(tracker, passes, sessions)
             return
         context = StepContext(
@@ -436,7 +462,7 @@ class Monitor:
                 _warn_at_step(finding)
         if raising and judgement.violations:
             # Judge the next step afresh even if the caller swallows the error.
-            close_windows(self._entries(context.optimizer, tracker))
+            close_windows(self._entries(context.optimizer, tracker), consume=False)
             raise GradientGuardError(judgement.violations[0])
 
 

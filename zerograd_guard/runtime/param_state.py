@@ -30,6 +30,7 @@ from zerograd_guard.runtime.sites import Site, _last_backward, backward_site
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
 _current_task = consumed.current_task_function()  # called once per accumulation
 _latest = consumed.latest
+_consumed = consumed.consumed_tasks
 
 
 def grad_version(grad: torch.Tensor) -> int:
@@ -239,17 +240,24 @@ class ParamState:
         task = _current_task()
         if not self.accumulations:
             _latest[0] = task
-            if pending == NONE:
-                pending = self._origin_without_pre_hook(param.grad)
-            self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
-            if pending == STALE:
-                self.flag = self.pending_flag
-                self.pending_flag = None
+            if pending == CLEAN:  # the correct path: a clear since the step
+                self.origin = CLEAN
+            else:
+                if pending == NONE:
+                    pending = self._origin_without_pre_hook(param.grad)
+                self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
+                if pending == STALE:
+                    self.flag = self.pending_flag
+                    self.pending_flag = None
             self.window_site = (
                 _last_backward[1] if task == _last_backward[0] != -1 else backward_site(task)
             )
             self.cleared = False
-        elif task != self.pass_task:  # a later backward pass of this window
+            self.accumulations = 1
+            self.pass_task = task
+            self.pass_version = param._version
+            return
+        if task != self.pass_task:  # a later backward pass of this window
             if consumed.was_consumed(self.pass_task):
                 self.unusual = True
                 self.leaked = True  # the earlier pass was another optimizer's: it stepped it
@@ -268,22 +276,24 @@ class ParamState:
         self.pass_version = param._version
 
 
-def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool, list[int]]:
+def close_windows(entries: list[tuple[torch.Tensor, ParamState]], consume: bool = True) -> bool:
     """The optimizer applied (or, on a GradScaler inf-skip, skipped) these gradients:
     record each one's object and version and start a new window.
 
-    Returns whether some parameter had a backward pass in the window, and the graph
-    tasks of the windows' last passes (for ``consumed``; usually one). One loop for the
-    whole step, inlined: it runs for every parameter at every step.
+    Returns whether some parameter had a backward pass in the window; with ``consume``,
+    the windows' last passes are marked consumed (``consumed``). One loop for the whole
+    step, inlined: it runs for every parameter at every step.
     """
     observed = False
-    tasks: list[int] = []
+    last_task = consumed.NO_TASK
     for param, state in entries:
         if state.accumulations:
             observed = True
             task = state.pass_task
-            if not tasks or tasks[-1] != task:
-                tasks.append(task)
+            if task != last_task:  # usually one backward pass for all the parameters
+                last_task = task
+                if consume and task not in _consumed:
+                    consumed.mark_consumed(task)
         elif not state.handles and param.requires_grad:  # unfrozen since first seen
             install_hooks(state, param)
         grad = param.grad
@@ -293,7 +303,7 @@ def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool,
         else:
             boundary = state.boundary_grad
             if boundary is None or boundary() is not grad:
-                state.boundary_grad = weakref.ref(grad)
+                state.boundary_grad = _weak(grad)
             try:
                 state.boundary_version = grad._version
             except RuntimeError:  # an inference tensor (see grad_version)
@@ -308,9 +318,10 @@ def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool,
         state.window_site = None
         if state.unusual:
             state._reset_unusual()
-    return observed, tasks
+    return observed
 
 
+_weak = weakref.ref
 _CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing
 
 
