@@ -7,7 +7,7 @@ import os
 import pytest
 import torch
 
-from tests.runtime.conftest import loss_of
+from tests.runtime.conftest import batch, loss_of, make_model
 from zerograd_guard.runtime import guard, report
 from zerograd_guard.runtime.sites import capture_site
 
@@ -147,3 +147,41 @@ def test_a_module_listed_as_a_library_later_is_walked_out_of(model, x, tmp_path,
     trainer = str(tmp_path / "zg_inhouse_trainer.py")
     caller = (__file__, _marked_lines()["trainer caller"])
     assert found == [(trainer, 2), (trainer, 2), caller, caller]
+
+
+def test_lines_of_a_long_script_and_of_two_calls_on_one_line(tmp_path):
+    """Sites are taken as (code, instruction offset) and get their line only when a
+    finding is built: the lines must be the calls' own, deep into a long script, and
+    two backward calls on one line name that line once."""
+    import warnings
+
+    filler = "".join(f"unused_{i} = {i}\n" for i in range(300))
+    script = filler + (
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for _ in range(3):\n"
+        "    opt.zero_grad()  # line A\n"
+        "    loss_of(model, x).backward(); loss_of(model, x).backward()  # line B\n"
+        "    opt.zero_grad()  # line C\n"
+        "    opt.step()\n"
+    )
+    path = tmp_path / "long_training_script.py"
+    path.write_text(script)
+    lines = {
+        text.split("# line ")[1]: n
+        for n, text in enumerate(script.splitlines(), 1)
+        if "# line " in text
+    }
+    namespace = {"torch": torch, "model": make_model(), "x": batch(), "loss_of": loss_of}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with guard("warn") as session:
+            exec(compile(script, str(path), "exec"), namespace)
+    assert len(session.report.violations) == 3
+    for finding in session.report.violations:
+        assert finding.code == "ZG102"
+        assert [(code.co_filename, line) for code, line in finding.backward_sites] == [
+            (str(path), lines["B"])
+        ]
+        assert finding.clear_site is not None
+        assert (finding.clear_site[0].co_filename, finding.clear_site[1]) == (str(path), lines["C"])
+        assert "opt.zero_grad()  # line C" in finding.render()

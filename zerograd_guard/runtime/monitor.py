@@ -42,7 +42,7 @@ from zerograd_guard.runtime.report import (
     StepEvent,
 )
 from zerograd_guard.runtime.sessions import SessionStacks
-from zerograd_guard.runtime.sites import Site, capture_site
+from zerograd_guard.runtime.sites import Mark, Site, capture_mark, sites_of
 from zerograd_guard.runtime.verdict import (
     Judgement,
     StepContext,
@@ -244,7 +244,7 @@ class Monitor:
             return  # a wrapper kept by user code past the last guard
         if "_optimizer_step_pre_hooks" not in getattr(optimizer, "__dict__", ()):
             optimizer = _unwrapped(optimizer)  # a framework's wrapper (not a torch optimizer)
-        site = capture_site(3)
+        site = capture_mark(3)
         deliberate = self._deliberate_clears > 0
         tracker = self.registry.trackers.get(id(optimizer))  # _entries' cache hit, inlined
         groups = optimizer.param_groups
@@ -286,7 +286,7 @@ class Monitor:
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        site = capture_site(3)
+        site = capture_mark(3)
         known_state = self.registry.known_state
         deliberate = self._deliberate_clears > 0
         for param in module.parameters():
@@ -480,12 +480,8 @@ def _warn_at_step(finding: Finding) -> None:
         warnings.warn_explicit(finding.render(), GradientGuardWarning, code.co_filename, line)
 
 
-def _first_sites(sites: Iterator[Site | None]) -> list[Site]:
-    found: list[Site] = []
-    for site in sites:
-        if site is not None and site not in found:
-            found.append(site)
-    return found[:3]
+def _first_sites(marks: Iterator[Mark | None]) -> list[Site]:
+    return sites_of(marks, 3)
 
 
 def _unwrapped(optimizer: torch.optim.Optimizer) -> torch.optim.Optimizer:

@@ -25,7 +25,7 @@ import torch
 from torch.utils.hooks import unserializable_hook
 
 from zerograd_guard.runtime import consumed
-from zerograd_guard.runtime.sites import Site, _last_backward, backward_site
+from zerograd_guard.runtime.sites import Mark, _last_backward, backward_site
 
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
 _current_task = consumed.current_task_function()  # called once per accumulation
@@ -84,7 +84,8 @@ class ParamState:
         self.boundary_version = -1
         self.touched = False
         self.provisional = False
-        self.clear_site: Site | None = None  # the last clear of this parameter
+        # Sites are kept as marks (``sites.site_of`` gives their lines).
+        self.clear_site: Mark | None = None  # the last clear of this parameter
         self.reset_window()
 
     def reset_window(self) -> None:
@@ -96,7 +97,7 @@ class ParamState:
         self.origin = NONE
         self.cleared = False
         self.pending = NONE
-        self.window_site: Site | None = None  # the backward pass that opened the window
+        self.window_site: Mark | None = None  # the backward pass that opened the window
         # The last pass of the window: its graph task, and the parameter's version then
         # (read only while ``accumulations`` is non-zero, so never reset).
         self.pass_task = consumed.NO_TASK
@@ -110,13 +111,13 @@ class ParamState:
         self.discarded_clean = 0
         self.flag: torch.Tensor | None = None
         self.pending_flag: torch.Tensor | None = None
-        self.discard_site: Site | None = None  # ... of the last window a clear discarded
-        self.discard_later: list[Site] | None = None  # ... and its later backward lines
+        self.discard_site: Mark | None = None  # ... of the last window a clear discarded
+        self.discard_later: list[Mark] | None = None  # ... and its later backward lines
         # Other backward lines of this window than the one that opened it, in order.
-        self.later_sites: list[Site] | None = None
+        self.later_sites: list[Mark] | None = None
         # The window holds a pass another optimizer's step consumed, and a later pass.
         self.leaked = False
-        self.leak_site: Site | None = None
+        self.leak_site: Mark | None = None
 
     # --- events -------------------------------------------------------------------
 
@@ -131,7 +132,7 @@ class ParamState:
         self.stepped = True
         self.provisional = True
 
-    def api_clear(self, deliberate: bool = False, site: Site | None = None) -> None:
+    def api_clear(self, deliberate: bool = False, site: Mark | None = None) -> None:
         """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends.
 
         The cleared passes count as discarded unless something used them first: another
