@@ -42,7 +42,7 @@ from zerograd_guard.runtime.report import (
     StepEvent,
 )
 from zerograd_guard.runtime.sessions import SessionStacks
-from zerograd_guard.runtime.sites import Mark, Site, capture_mark, sites_of
+from zerograd_guard.runtime.sites import Mark, Site, capture_mark, internal_by_id, sites_of
 from zerograd_guard.runtime.verdict import (
     Judgement,
     StepContext,
@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 _get_ident = threading.get_ident
 _getframe = sys._getframe
+_internal_by_id = internal_by_id
 
 # Extension point for the engines/multi-process layer (``zerograd-guard run``, findings
 # shipped from worker processes): ``MONITOR.listeners`` callables receive every finding
@@ -244,7 +245,15 @@ class Monitor:
             return  # a wrapper kept by user code past the last guard
         if "_optimizer_step_pre_hooks" not in getattr(optimizer, "__dict__", ()):
             optimizer = _unwrapped(optimizer)  # a framework's wrapper (not a torch optimizer)
-        site = capture_mark(3)
+        try:
+            caller = _getframe(2)  # the patched zero_grad's caller: the user's, usually
+        except ValueError:
+            caller = None
+        known = _internal_by_id.get(id(caller.f_code)) if caller is not None else None
+        if known is not None and not known[1]:  # capture_mark(3)'s usual case, inlined
+            site: Mark | None = (caller.f_code, caller.f_lasti)  # type: ignore[union-attr]
+        else:
+            site = capture_mark(3)
         deliberate = self._deliberate_clears > 0
         tracker = self.registry.trackers.get(id(optimizer))  # _entries' cache hit, inlined
         groups = optimizer.param_groups

@@ -302,9 +302,9 @@ def close_windows(entries: list[tuple[torch.Tensor, ParamState]], consume: bool 
             state.boundary_grad = None
             state.boundary_version = -1
         else:
-            boundary = state.boundary_grad
-            if boundary is None or boundary() is not grad:
-                state.boundary_grad = _weak(grad)
+            # A gradient's weak reference is made once: ``weakref.ref`` returns the one
+            # it already has (a gradient kept across steps), else a new one.
+            state.boundary_grad = _weak(grad)
             try:
                 state.boundary_version = grad._version
             except RuntimeError:  # an inference tensor (see grad_version)

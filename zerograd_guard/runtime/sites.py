@@ -83,6 +83,7 @@ _INTERNAL_DIRS = (
 # and names afresh on every lookup (microseconds for torch's long ``backward``). The
 # entry holds the code object, so its id cannot be reused by another one.
 _internal_by_id: dict[int, tuple[CodeType, bool]] = {}
+internal_by_id = _internal_by_id  # never replaced (cleared in place): read by the hot paths
 # Where the last walk from an autograd hook found the user's frame: [its depth below
 # ``_backward_user_frame``, its code, the code of the (internal) frame it called].
 _backward_probe: list[object] = [0, None, None]
