@@ -1,6 +1,6 @@
 """The guard at a git revision against the working tree's, side by side in one process.
 
-    python benchmarks/guard_compare.py [--baseline REV] [--blocks 30] [--steps 20]
+    python benchmarks/guard_compare.py [--baseline REV] [--blocks 30] [--steps 20] [--only NAME]
 
 The baseline's ``zerograd_guard`` is extracted with ``git archive`` into a temporary
 folder under another package name; plain, baseline-guarded and current-guarded blocks
@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import itertools
 import re
 import statistics
 import subprocess
@@ -27,6 +28,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE_PACKAGE = "zerograd_guard_baseline"
+ORDERS = list(itertools.permutations(("plain", "baseline", "current")))
 
 
 def extract_baseline(revision: str, into: Path) -> None:
@@ -48,6 +50,7 @@ def main() -> None:
     parser.add_argument("--baseline", default="HEAD~1")
     parser.add_argument("--blocks", type=int, default=30)
     parser.add_argument("--steps", type=int, default=20)
+    parser.add_argument("--only", help="run only the workloads whose name contains this")
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
@@ -58,6 +61,8 @@ def main() -> None:
         baseline = importlib.import_module(f"{BASELINE_PACKAGE}.runtime").guard
         current = importlib.import_module("zerograd_guard.runtime").guard
         for workload in guard_overhead.WORKLOADS:
+            if args.only and args.only not in workload.name:
+                continue
             iteration = guard_overhead.make_iteration(
                 workload.build(), workload.input_shape, cpu, workload.optimizer
             )
@@ -65,9 +70,14 @@ def main() -> None:
             for _ in range(5):
                 iteration()
             times: dict[str, list[float]] = {"plain": [], "baseline": [], "current": []}
-            for _ in range(args.blocks):
-                times["plain"].append(guard_overhead.timed_block(iteration, steps, cpu))
-                for name, guard in (("baseline", baseline), ("current", current)):
+            for block in range(args.blocks):
+                # The order rotates: a fixed order measured a few us/step between two
+                # copies of the same code (the block after plain ran faster).
+                for name in ORDERS[block % len(ORDERS)]:
+                    guard = {"baseline": baseline, "current": current}.get(name)
+                    if guard is None:
+                        times[name].append(guard_overhead.timed_block(iteration, steps, cpu))
+                        continue
                     with guard():
                         iteration()
                         times[name].append(guard_overhead.timed_block(iteration, steps, cpu))

@@ -7,7 +7,7 @@ import os
 import pytest
 import torch
 
-from tests.runtime.conftest import loss_of
+from tests.runtime.conftest import batch, loss_of, make_model
 from zerograd_guard.runtime import guard, report
 from zerograd_guard.runtime.sites import capture_site
 
@@ -63,3 +63,125 @@ def test_a_run_that_keeps_reporting_scans_live_objects_once(monkeypatch, model, 
     assert len(session.report.violations) == 5
     assert session.report.violations[-1].parameters == ["0.weight", "0.bias", "2.weight", "2.bias"]
     assert len(scans) == 1
+
+
+def _autograd_backward_in_helper(loss):
+    torch.autograd.backward(loss)  # site: autograd helper
+
+
+def _tensor_backward_in_helper(loss):
+    loss.backward()  # site: tensor helper
+
+
+def test_backward_lines_follow_the_call_path_as_it_changes_between_steps(model, x):
+    """The backward line is looked for first where the previous step's was: a step that
+    reaches ``backward`` another way (through a helper, ``torch.autograd.backward``, at
+    the same stack depth as before) still names its own innermost user line."""
+    import warnings
+
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    paths = ["tensor", "autograd helper", "tensor", "tensor helper", "autograd", "tensor"]
+    paths += ["autograd helper", "autograd helper", "tensor helper", "tensor"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with guard("warn") as session:
+            for path in paths:
+                opt.zero_grad()
+                loss = loss_of(model, x)
+                if path == "tensor":
+                    loss.backward()  # site: tensor
+                elif path == "autograd":
+                    torch.autograd.backward(loss)  # site: autograd
+                elif path == "autograd helper":
+                    _autograd_backward_in_helper(loss)
+                else:
+                    _tensor_backward_in_helper(loss)
+                opt.zero_grad()  # discards the pass: ZG102 names its backward line
+                opt.step()
+    lines = _marked_lines()
+    found = [finding.backward_sites for finding in session.report.violations]
+    assert [[(code.co_filename, line) for code, line in sites] for sites in found] == [
+        [(__file__, lines[path])] for path in paths
+    ]
+
+
+def _marked_lines() -> dict[str, int]:
+    with open(__file__) as source:
+        return {
+            line.split("# site: ")[1].strip(): number
+            for number, line in enumerate(source, start=1)
+            if "# site: " in line and "split" not in line
+        }
+
+
+def test_a_module_listed_as_a_library_later_is_walked_out_of(model, x, tmp_path, monkeypatch):
+    """``add_library_modules`` after some steps: the remembered backward frame may be
+    in that module, and must not be reported once the module counts as a library's."""
+    import sys
+    import warnings
+
+    from zerograd_guard.runtime import sites
+
+    (tmp_path / "zg_inhouse_trainer.py").write_text(
+        "def run_backward(loss):\n    loss.backward()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(sites, "_INTERNAL_DIRS", sites._INTERNAL_DIRS)
+    import zg_inhouse_trainer
+
+    monkeypatch.delitem(sys.modules, "zg_inhouse_trainer")
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    found = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with guard("warn") as session:
+            for listed in (False, False, True, True):
+                if listed:
+                    assert sites.add_library_modules(["zg_inhouse_trainer"]) == []
+                opt.zero_grad()
+                zg_inhouse_trainer.run_backward(loss_of(model, x))  # site: trainer caller
+                opt.zero_grad()
+                opt.step()
+                code, line = session.report.violations[-1].backward_sites[0]
+                found.append((code.co_filename, line))
+    trainer = str(tmp_path / "zg_inhouse_trainer.py")
+    caller = (__file__, _marked_lines()["trainer caller"])
+    assert found == [(trainer, 2), (trainer, 2), caller, caller]
+
+
+def test_lines_of_a_long_script_and_of_two_calls_on_one_line(tmp_path):
+    """Sites are taken as (code, instruction offset) and get their line only when a
+    finding is built: the lines must be the calls' own, deep into a long script, and
+    two backward calls on one line name that line once."""
+    import warnings
+
+    filler = "".join(f"unused_{i} = {i}\n" for i in range(300))
+    script = filler + (
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "for _ in range(3):\n"
+        "    opt.zero_grad()  # line A\n"
+        "    loss_of(model, x).backward(); loss_of(model, x).backward()  # line B\n"
+        "    opt.zero_grad()  # line C\n"
+        "    opt.step()\n"
+    )
+    path = tmp_path / "long_training_script.py"
+    path.write_text(script)
+    lines = {
+        text.split("# line ")[1]: n
+        for n, text in enumerate(script.splitlines(), 1)
+        if "# line " in text
+    }
+    namespace = {"torch": torch, "model": make_model(), "x": batch(), "loss_of": loss_of}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with guard("warn") as session:
+            exec(compile(script, str(path), "exec"), namespace)
+    assert len(session.report.violations) == 3
+    for finding in session.report.violations:
+        assert finding.code == "ZG102"
+        assert [(code.co_filename, line) for code, line in finding.backward_sites] == [
+            (str(path), lines["B"])
+        ]
+        assert finding.clear_site is not None
+        assert (finding.clear_site[0].co_filename, finding.clear_site[1]) == (str(path), lines["C"])
+        assert "opt.zero_grad()  # line C" in finding.render()

@@ -23,6 +23,7 @@ NO_TASK = -1
 
 _graph_task_id = getattr(torch._C, "_current_graph_task_id", None)
 _consumed: dict[int, None] = {}
+consumed_tasks = _consumed  # never replaced: read directly by the hot path's membership check
 # The latest backward pass that reached a watched parameter, for steps that saw none.
 latest: list[int] = [NO_TASK]
 

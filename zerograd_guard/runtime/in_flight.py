@@ -21,19 +21,21 @@ MAX_DEPTH = 64  # frames walked looking for an outer step (only when one is in f
 
 class StepsInFlight:
     def __init__(self) -> None:
-        self._local = threading.local()
+        self.local = threading.local()
 
-    def _stack(self) -> list[tuple[int, object]]:
+    def stack(self) -> list[tuple[int, object]]:
+        """This thread's steps in flight, outermost first, as ``(id(frame), code)``; the
+        monitor reads and appends to it directly on the usual path."""
         try:
-            return self._local.stack  # type: ignore[no-any-return]
+            return self.local.stack  # type: ignore[no-any-return]
         except AttributeError:
             stack: list[tuple[int, object]] = []
-            self._local.stack = stack
+            self.local.stack = stack
             return stack
 
     def nested(self, wrapper: FrameType) -> bool:
         """Whether the step whose wrapper frame is ``wrapper`` runs inside another step."""
-        stack = getattr(self._local, "stack", None)
+        stack = getattr(self.local, "stack", None)
         if not stack:  # nothing in flight on this thread: the usual case, one read
             return False
         outer = _enclosing_frames(wrapper)
@@ -41,11 +43,11 @@ class StepsInFlight:
         return bool(stack)
 
     def enter(self, wrapper: FrameType) -> None:
-        self._stack().append((id(wrapper), wrapper.f_code))
+        self.stack().append((id(wrapper), wrapper.f_code))
 
     def leave(self, wrapper: FrameType) -> bool:
         """End the step of ``wrapper``; False if it was not entered (a nested step)."""
-        stack = getattr(self._local, "stack", None)
+        stack = getattr(self.local, "stack", None)
         if stack:
             top_id, top_code = stack[-1]
             if top_id == id(wrapper) and top_code is wrapper.f_code:
@@ -54,7 +56,7 @@ class StepsInFlight:
         return not self.nested(wrapper)
 
     def clear(self) -> None:
-        self._local = threading.local()
+        self.local = threading.local()
 
 
 def _enclosing_frames(frame: FrameType) -> set[tuple[int, object]]:

@@ -42,7 +42,7 @@ from zerograd_guard.runtime.report import (
     StepEvent,
 )
 from zerograd_guard.runtime.sessions import SessionStacks
-from zerograd_guard.runtime.sites import Site, capture_site
+from zerograd_guard.runtime.sites import Mark, Site, capture_mark, internal_by_id, sites_of
 from zerograd_guard.runtime.verdict import (
     Judgement,
     StepContext,
@@ -52,6 +52,10 @@ from zerograd_guard.runtime.verdict import (
 
 if TYPE_CHECKING:
     from zerograd_guard.runtime.guard import Guard
+
+_get_ident = threading.get_ident
+_getframe = sys._getframe
+_internal_by_id = internal_by_id
 
 # Extension point for the engines/multi-process layer (``zerograd-guard run``, findings
 # shipped from worker processes): ``MONITOR.listeners`` callables receive every finding
@@ -64,6 +68,9 @@ class Monitor:
     def __init__(self) -> None:
         self._lock = threading.RLock()
         self._stacks = SessionStacks()
+        # The same dictionary as ``_stacks``' (never rebound): the hot paths read the
+        # calling thread's sessions from it directly (``_stacks.current()`` otherwise).
+        self._by_thread = self._stacks.by_thread
         self.registry = Registry()
         self._handles: list[Any] = []
         self._patches = Patches(self)
@@ -145,31 +152,36 @@ class Monitor:
 
     def _on_step_pre(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> Any:
         __tracebackhide__ = True
-        if not self._sessions:  # a call in flight while the last guard exited
+        sessions = self._by_thread.get(_get_ident()) or self._stacks.current()
+        if not sessions:  # a call in flight while the last guard exited
             return None
-        wrapper = sys._getframe(1)  # torch's step wrapper (see in_flight)
-        if self._in_flight.nested(wrapper):
+        wrapper = _getframe(1)  # torch's step wrapper (see in_flight)
+        in_flight = self._in_flight
+        stack = getattr(in_flight.local, "stack", None)  # in_flight.stack(), inlined
+        if stack is None:
+            stack = in_flight.stack()
+        elif stack and in_flight.nested(wrapper):
             return None  # part of the outer step (SAM's base step, super().step())
         tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
         if tracker is None or tracker.ref() is not optimizer:
             tracker = self._tracker(optimizer)
         if len(args) < 2 and not kwargs:  # a plain `optimizer.step()`: no closure
-            self._judge(optimizer, tracker)
-            self._in_flight.enter(wrapper)
+            self._judge(optimizer, tracker, sessions=sessions)
+            stack.append((id(wrapper), wrapper.f_code))  # in_flight.enter, inlined
             return None
         closure, args, kwargs = _take_closure(args, kwargs)
         if closure is not None:
             if getattr(closure, "__zerograd_closure__", False):
-                self._in_flight.enter(wrapper)
+                in_flight.enter(wrapper)
                 return None
             wrapped = self._wrap_closure(closure, optimizer)
             tracker.unjudged_closure = True
-            self._in_flight.enter(wrapper)
+            in_flight.enter(wrapper)
             if kwargs is not None and "closure" in kwargs:
                 return args, {**kwargs, "closure": wrapped}
             return (args[0], wrapped, *args[2:]), kwargs
-        self._judge(optimizer, tracker)
-        self._in_flight.enter(wrapper)
+        self._judge(optimizer, tracker, sessions=sessions)
+        in_flight.enter(wrapper)
         return None
 
     def _wrap_closure(self, closure: Callable[..., Any], optimizer: Any) -> Callable[..., Any]:
@@ -191,7 +203,13 @@ class Monitor:
         return judged_closure
 
     def _on_step_post(self, optimizer: torch.optim.Optimizer, args: Any, kwargs: Any) -> None:
-        if not self._sessions or not self._in_flight.leave(sys._getframe(1)):
+        if not (self._by_thread.get(_get_ident()) or self._stacks.current()):
+            return
+        wrapper = _getframe(1)
+        stack = getattr(self._in_flight.local, "stack", None)
+        if stack and stack[-1][0] == id(wrapper) and stack[-1][1] is wrapper.f_code:
+            stack.pop()  # in_flight.leave's usual case, inlined
+        elif not self._in_flight.leave(wrapper):
             return
         tracker = self.registry.trackers.get(id(optimizer))  # _tracker's hit, inlined
         if tracker is None or tracker.ref() is not optimizer:
@@ -201,24 +219,54 @@ class Monitor:
             self._judge(optimizer, tracker)
         tracker.steps += 1
         tracker.counted_in_step = False
-        self._boundary(optimizer, tracker)
+        groups = optimizer.param_groups  # _boundary, inlined (every step)
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            entries = tracker.entries
+        else:
+            entries = self.registry.entries(optimizer, tracker)
+        if not close_windows(entries):
+            consumed.mark_latest_consumed()
 
     def _boundary(
         self, optimizer: torch.optim.Optimizer, tracker: OptimizerTracker | None = None
     ) -> None:
-        observed, tasks = close_windows(self._entries(optimizer, tracker))
-        for task in tasks:
-            consumed.mark_consumed(task)
-        if not observed:
+        if tracker is None:
+            tracker = self._tracker(optimizer)
+        groups = optimizer.param_groups  # _entries' cache hit, inlined (every step)
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            entries = tracker.entries
+        else:
+            entries = self.registry.entries(optimizer, tracker)
+        if not close_windows(entries):
             consumed.mark_latest_consumed()
 
     def optimizer_cleared(self, optimizer: torch.optim.Optimizer) -> None:
-        if not self._sessions:  # a wrapper kept by user code past the last guard
-            return
-        optimizer = _unwrapped(optimizer)
-        site = capture_site(3)
+        if not (self._by_thread.get(_get_ident()) or self._stacks.current()):
+            return  # a wrapper kept by user code past the last guard
+        if "_optimizer_step_pre_hooks" not in getattr(optimizer, "__dict__", ()):
+            optimizer = _unwrapped(optimizer)  # a framework's wrapper (not a torch optimizer)
+        try:
+            caller = _getframe(2)  # the patched zero_grad's caller: the user's, usually
+        except ValueError:
+            caller = None
+        known = _internal_by_id.get(id(caller.f_code)) if caller is not None else None
+        if known is not None and not known[1]:  # capture_mark(3)'s usual case, inlined
+            site: Mark | None = (caller.f_code, caller.f_lasti)  # type: ignore[union-attr]
+        else:
+            site = capture_mark(3)
         deliberate = self._deliberate_clears > 0
-        for _, state in self._entries(optimizer):
+        tracker = self.registry.trackers.get(id(optimizer))  # _entries' cache hit, inlined
+        groups = optimizer.param_groups
+        if (
+            tracker is not None
+            and groups is tracker.groups
+            and len(groups) == tracker.group_count
+            and tracker.ref() is optimizer
+        ):
+            entries = tracker.entries
+        else:
+            entries = self._entries(optimizer)
+        for _, state in entries:
             if state.accumulations:
                 state.api_clear(deliberate, site)
             else:  # nothing to discard (the usual clear, right after a step): inlined
@@ -247,7 +295,7 @@ class Monitor:
     def module_cleared(self, module: torch.nn.Module) -> None:
         if not self._sessions:  # a wrapper kept by user code past the last guard
             return
-        site = capture_site(3)
+        site = capture_mark(3)
         known_state = self.registry.known_state
         deliberate = self._deliberate_clears > 0
         for param in module.parameters():
@@ -287,9 +335,15 @@ class Monitor:
         optimizer: torch.optim.Optimizer,
         tracker: OptimizerTracker,
         in_closure: bool = False,
+        sessions: list[Guard] | None = None,
     ) -> None:
+        """Judge the step about to run; ``sessions``: the calling thread's, if known."""
         __tracebackhide__ = True
-        entries = self._entries(optimizer, tracker)
+        groups = optimizer.param_groups  # _entries' cache hit, inlined (every step)
+        if groups is tracker.groups and len(groups) == tracker.group_count:
+            entries = tracker.entries
+        else:
+            entries = self.registry.entries(optimizer, tracker)
         for _, state in entries:
             if not state.judged:
                 break
@@ -301,7 +355,19 @@ class Monitor:
         if passes is not None:
             if contract is not None:
                 tracker.windows.full()
-            self._record_clean(tracker, passes)
+            if (
+                sessions is not None
+                and len(sessions) == 1
+                and passes <= tracker.largest_window
+                and not tracker.counted_in_step
+            ):  # _record_clean's usual case, inlined
+                report = sessions[0].report
+                report.steps_checked += 1
+                report.events.append(
+                    _new_event(StepEvent, (tracker.label, tracker.steps + 1, passes, "ok"))
+                )
+                return
+            self._record_clean(tracker, passes, sessions)
             return
         context = StepContext(
             optimizer=optimizer,
@@ -345,14 +411,20 @@ class Monitor:
             )
         return findings
 
-    def _record_clean(self, tracker: OptimizerTracker, backward_passes: int) -> None:
+    def _record_clean(
+        self,
+        tracker: OptimizerTracker,
+        backward_passes: int,
+        sessions: list[Guard] | None = None,
+    ) -> None:
         """A step with no finding: count it and keep its (bounded) event, nothing more."""
         if backward_passes > tracker.largest_window:
             tracker.largest_window = backward_passes
         if tracker.counted_in_step:
             return
         event = _new_event(StepEvent, (tracker.label, tracker.steps + 1, backward_passes, "ok"))
-        sessions = self._sessions
+        if sessions is None:
+            sessions = self._sessions
         if len(sessions) == 1:  # the usual case, unrolled
             report = sessions[0].report
             report.steps_checked += 1
@@ -399,7 +471,7 @@ class Monitor:
                 _warn_at_step(finding)
         if raising and judgement.violations:
             # Judge the next step afresh even if the caller swallows the error.
-            close_windows(self._entries(context.optimizer, tracker))
+            close_windows(self._entries(context.optimizer, tracker), consume=False)
             raise GradientGuardError(judgement.violations[0])
 
 
@@ -417,12 +489,8 @@ def _warn_at_step(finding: Finding) -> None:
         warnings.warn_explicit(finding.render(), GradientGuardWarning, code.co_filename, line)
 
 
-def _first_sites(sites: Iterator[Site | None]) -> list[Site]:
-    found: list[Site] = []
-    for site in sites:
-        if site is not None and site not in found:
-            found.append(site)
-    return found[:3]
+def _first_sites(marks: Iterator[Mark | None]) -> list[Site]:
+    return sites_of(marks, 3)
 
 
 def _unwrapped(optimizer: torch.optim.Optimizer) -> torch.optim.Optimizer:

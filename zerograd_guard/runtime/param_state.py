@@ -25,11 +25,12 @@ import torch
 from torch.utils.hooks import unserializable_hook
 
 from zerograd_guard.runtime import consumed
-from zerograd_guard.runtime.sites import Site, _last_backward, backward_site
+from zerograd_guard.runtime.sites import Mark, _last_backward, backward_site
 
 NONE, CLEAN, STALE, UNKNOWN, CONTINUE = range(5)
 _current_task = consumed.current_task_function()  # called once per accumulation
 _latest = consumed.latest
+_consumed = consumed.consumed_tasks
 
 
 def grad_version(grad: torch.Tensor) -> int:
@@ -83,7 +84,8 @@ class ParamState:
         self.boundary_version = -1
         self.touched = False
         self.provisional = False
-        self.clear_site: Site | None = None  # the last clear of this parameter
+        # Sites are kept as marks (``sites.site_of`` gives their lines).
+        self.clear_site: Mark | None = None  # the last clear of this parameter
         self.reset_window()
 
     def reset_window(self) -> None:
@@ -95,7 +97,7 @@ class ParamState:
         self.origin = NONE
         self.cleared = False
         self.pending = NONE
-        self.window_site: Site | None = None  # the backward pass that opened the window
+        self.window_site: Mark | None = None  # the backward pass that opened the window
         # The last pass of the window: its graph task, and the parameter's version then
         # (read only while ``accumulations`` is non-zero, so never reset).
         self.pass_task = consumed.NO_TASK
@@ -109,13 +111,13 @@ class ParamState:
         self.discarded_clean = 0
         self.flag: torch.Tensor | None = None
         self.pending_flag: torch.Tensor | None = None
-        self.discard_site: Site | None = None  # ... of the last window a clear discarded
-        self.discard_later: list[Site] | None = None  # ... and its later backward lines
+        self.discard_site: Mark | None = None  # ... of the last window a clear discarded
+        self.discard_later: list[Mark] | None = None  # ... and its later backward lines
         # Other backward lines of this window than the one that opened it, in order.
-        self.later_sites: list[Site] | None = None
+        self.later_sites: list[Mark] | None = None
         # The window holds a pass another optimizer's step consumed, and a later pass.
         self.leaked = False
-        self.leak_site: Site | None = None
+        self.leak_site: Mark | None = None
 
     # --- events -------------------------------------------------------------------
 
@@ -130,7 +132,7 @@ class ParamState:
         self.stepped = True
         self.provisional = True
 
-    def api_clear(self, deliberate: bool = False, site: Site | None = None) -> None:
+    def api_clear(self, deliberate: bool = False, site: Mark | None = None) -> None:
         """A clear ran (``zero_grad``, or ``None`` seen after accumulating): a window ends.
 
         The cleared passes count as discarded unless something used them first: another
@@ -239,17 +241,24 @@ class ParamState:
         task = _current_task()
         if not self.accumulations:
             _latest[0] = task
-            if pending == NONE:
-                pending = self._origin_without_pre_hook(param.grad)
-            self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
-            if pending == STALE:
-                self.flag = self.pending_flag
-                self.pending_flag = None
+            if pending == CLEAN:  # the correct path: a clear since the step
+                self.origin = CLEAN
+            else:
+                if pending == NONE:
+                    pending = self._origin_without_pre_hook(param.grad)
+                self.origin = UNKNOWN if pending in (NONE, CONTINUE) else pending
+                if pending == STALE:
+                    self.flag = self.pending_flag
+                    self.pending_flag = None
             self.window_site = (
                 _last_backward[1] if task == _last_backward[0] != -1 else backward_site(task)
             )
             self.cleared = False
-        elif task != self.pass_task:  # a later backward pass of this window
+            self.accumulations = 1
+            self.pass_task = task
+            self.pass_version = param._version
+            return
+        if task != self.pass_task:  # a later backward pass of this window
             if consumed.was_consumed(self.pass_task):
                 self.unusual = True
                 self.leaked = True  # the earlier pass was another optimizer's: it stepped it
@@ -268,22 +277,24 @@ class ParamState:
         self.pass_version = param._version
 
 
-def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool, list[int]]:
+def close_windows(entries: list[tuple[torch.Tensor, ParamState]], consume: bool = True) -> bool:
     """The optimizer applied (or, on a GradScaler inf-skip, skipped) these gradients:
     record each one's object and version and start a new window.
 
-    Returns whether some parameter had a backward pass in the window, and the graph
-    tasks of the windows' last passes (for ``consumed``; usually one). One loop for the
-    whole step, inlined: it runs for every parameter at every step.
+    Returns whether some parameter had a backward pass in the window; with ``consume``,
+    the windows' last passes are marked consumed (``consumed``). One loop for the whole
+    step, inlined: it runs for every parameter at every step.
     """
     observed = False
-    tasks: list[int] = []
+    last_task = consumed.NO_TASK
     for param, state in entries:
         if state.accumulations:
             observed = True
             task = state.pass_task
-            if not tasks or tasks[-1] != task:
-                tasks.append(task)
+            if task != last_task:  # usually one backward pass for all the parameters
+                last_task = task
+                if consume and task not in _consumed:
+                    consumed.mark_consumed(task)
         elif not state.handles and param.requires_grad:  # unfrozen since first seen
             install_hooks(state, param)
         grad = param.grad
@@ -291,9 +302,9 @@ def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool,
             state.boundary_grad = None
             state.boundary_version = -1
         else:
-            boundary = state.boundary_grad
-            if boundary is None or boundary() is not grad:
-                state.boundary_grad = weakref.ref(grad)
+            # A gradient's weak reference is made once: ``weakref.ref`` returns the one
+            # it already has (a gradient kept across steps), else a new one.
+            state.boundary_grad = _weak(grad)
             try:
                 state.boundary_version = grad._version
             except RuntimeError:  # an inference tensor (see grad_version)
@@ -308,9 +319,10 @@ def close_windows(entries: list[tuple[torch.Tensor, ParamState]]) -> tuple[bool,
         state.window_site = None
         if state.unusual:
             state._reset_unusual()
-    return observed, tasks
+    return observed
 
 
+_weak = weakref.ref
 _CERTAIN = torch.ones((), dtype=torch.bool)  # a host flag: reading it syncs nothing
 
 

@@ -25,6 +25,11 @@ class SessionStacks:
         self._by_thread: dict[int, list[Guard]] = {}
         self._main = threading.main_thread().ident
 
+    @property
+    def by_thread(self) -> dict[int, list[Guard]]:
+        """Each thread's own sessions (read only; the dictionary is never replaced)."""
+        return self._by_thread
+
     def __bool__(self) -> bool:
         """Some session is active in some thread."""
         return bool(self._by_thread)

@@ -8,6 +8,11 @@ child processes inherit).
 A site is kept as ``(code object, line number)``: holding a code object keeps no
 locals alive (a frame would keep the whole training step's tensors). Whether a code
 object is internal is cached, so a capture costs a few attribute reads per frame.
+
+The hot paths (every clear, every backward pass) keep a *mark* instead: ``(code object,
+instruction offset)``, the frame's ``f_lasti``. Its line is looked up only when a
+finding is built (``site_of``): ``f_lineno`` decodes the code's line table from its
+start, about a microsecond at the end of a 300-line function or script.
 """
 
 from __future__ import annotations
@@ -17,11 +22,14 @@ import linecache
 import os
 import re
 import sys
+from collections.abc import Iterable
 from types import CodeType
 
 import torch
 
 Site = tuple[CodeType, int]
+# (code object, instruction offset): a site whose line is not looked up yet (site_of).
+Mark = tuple[CodeType, int]
 
 # Training libraries whose frames sit between the user's line and torch: a site walks
 # out of them to the user's `optimizer.step()` / `accelerator.backward(loss)` /
@@ -75,6 +83,10 @@ _INTERNAL_DIRS = (
 # and names afresh on every lookup (microseconds for torch's long ``backward``). The
 # entry holds the code object, so its id cannot be reused by another one.
 _internal_by_id: dict[int, tuple[CodeType, bool]] = {}
+internal_by_id = _internal_by_id  # never replaced (cleared in place): read by the hot paths
+# Where the last walk from an autograd hook found the user's frame: [its depth below
+# ``_backward_user_frame``, its code, the code of the (internal) frame it called].
+_backward_probe: list[object] = [0, None, None]
 
 
 def add_library_modules(names: list[str] | tuple[str, ...]) -> list[str]:
@@ -97,6 +109,7 @@ def add_library_modules(names: list[str] | tuple[str, ...]) -> list[str]:
     if added:
         _INTERNAL_DIRS = (*_INTERNAL_DIRS, *added)
         _internal_by_id.clear()
+        _backward_probe[:] = 0, None, None  # its user frame may be a library's now
     return missing
 
 
@@ -130,14 +143,56 @@ def capture_site(skip: int = 1) -> Site | None:
     return None
 
 
+def capture_mark(skip: int = 1) -> Mark | None:
+    """``capture_site``, its line not looked up yet (``site_of``)."""
+    try:
+        frame = sys._getframe(skip)
+    except ValueError:
+        return None
+    while frame is not None:
+        code = frame.f_code
+        known = _internal_by_id.get(id(code))
+        if known is None:
+            known = code, code.co_filename.startswith(_INTERNAL_DIRS)
+            _internal_by_id[id(code)] = known
+        if not known[1]:
+            return code, frame.f_lasti
+        frame = frame.f_back
+    return None
+
+
+def site_of(mark: Mark | None) -> Site | None:
+    """The ``(code, line)`` site of a mark: the line ``f_lineno`` gave at its capture."""
+    if mark is None:
+        return None
+    code, offset = mark
+    for start, end, line in code.co_lines():
+        if start <= offset < end:
+            return code, line if line is not None else code.co_firstlineno
+    return code, code.co_firstlineno
+
+
+def sites_of(marks: Iterable[Mark | None], limit: int) -> list[Site]:
+    """The distinct sites of these marks, in order, at most ``limit`` (None skipped)."""
+    found: list[Site] = []
+    for mark in marks:
+        site = site_of(mark)
+        if site is not None and site not in found:
+            found.append(site)
+            if len(found) == limit:
+                break
+    return found
+
+
 add_library_modules(library_modules_from_environment())  # unknown names: ignored here
 
 _last_backward: list[object] = [None, None]  # [graph task id, site]
+_getframe = sys._getframe
 
 
-def backward_site(task: int) -> Site | None:
+def backward_site(task: int) -> Mark | None:
     """The user line of the running backward pass (graph-task ``task``), captured once
-    per backward pass.
+    per backward pass (as a mark: ``site_of``).
 
     Called from autograd hooks for every parameter; the graph task id tells whether
     this backward pass was already located. (A race between threads can at worst
@@ -145,9 +200,50 @@ def backward_site(task: int) -> Site | None:
     """
     if task != -1 and _last_backward[0] == task:
         return _last_backward[1]  # type: ignore[return-value]
-    site = capture_site(2)
+    site = _backward_user_frame()
     _last_backward[0], _last_backward[1] = task, site
     return site
+
+
+def _backward_user_frame() -> Mark | None:
+    """``capture_mark`` for a hook's caller (``backward_site``'s), trying first the depth
+    where the last walk found the user's frame.
+
+    Every frame a walk steps through is materialised by Python (and freed again when its
+    function returns): about five between an autograd hook and the user's
+    ``backward()`` line. The same loop reaches the hook through the same frames each
+    step, so the frame at the remembered depth is checked instead, with the one just
+    inside it: the same user code object calling the same internal one means the same
+    chain (torch's backward frames call no user code); anything else walks.
+    """
+    depth, user_code, inner_code = _backward_probe
+    if depth:
+        try:
+            frame = _getframe(depth)  # type: ignore[arg-type]
+            if frame.f_code is user_code and _getframe(depth - 1).f_code is inner_code:  # type: ignore[operator]
+                return user_code, frame.f_lasti  # type: ignore[return-value]
+        except ValueError:  # a shallower stack than last time
+            pass
+    try:
+        frame = _getframe(3)  # 0: here, 1: backward_site, 2: the hook, 3: its caller
+    except ValueError:
+        return None
+    depth = 3
+    inner_code = None
+    while frame is not None:
+        code = frame.f_code
+        known = _internal_by_id.get(id(code))
+        if known is None:
+            known = code, code.co_filename.startswith(_INTERNAL_DIRS)
+            _internal_by_id[id(code)] = known
+        if not known[1]:
+            if inner_code is not None:
+                _backward_probe[:] = depth, code, inner_code
+            return code, frame.f_lasti
+        inner_code = code
+        frame = frame.f_back
+        depth += 1
+    return None
 
 
 def describe_site(site: Site | None) -> str:

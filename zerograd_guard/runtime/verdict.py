@@ -18,7 +18,7 @@ Decisions, per step:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 import torch
@@ -28,7 +28,7 @@ from zerograd_guard.runtime.naming import parameter_names
 from zerograd_guard.runtime.param_state import STALE, any_nonzero
 from zerograd_guard.runtime.registry import Entry
 from zerograd_guard.runtime.report import Finding
-from zerograd_guard.runtime.sites import Site, capture_site
+from zerograd_guard.runtime.sites import Mark, Site, capture_site, site_of, sites_of
 from zerograd_guard.runtime.value_check import resolve_flags
 
 MAX_SITES = 8  # backward lines printed per finding
@@ -290,14 +290,14 @@ def _last_clear(entries: list[Entry]) -> Site | None:
     """The last clear of these parameters (not another model's), None if never cleared."""
     for _, state in entries:
         if state.clear_site is not None:
-            return state.clear_site
+            return site_of(state.clear_site)
     return None
 
 
 def _window_sites(entries: list[Entry]) -> list[Site]:
     """Every distinct backward line of these parameters' windows (the discarded one's
     where a clear discarded it), in order."""
-    sites: list[Site | None] = []
+    sites: list[Mark | None] = []
     for _, state in entries:
         if state.discard_site is not None:
             sites += [state.discard_site, *(state.discard_later or ())]
@@ -331,9 +331,6 @@ def _finding(
     )
 
 
-def _unique(sites: object) -> list[Site]:
-    seen: list[Site] = []
-    for site in sites:  # type: ignore[attr-defined]
-        if site is not None and site not in seen:
-            seen.append(site)
-    return seen[:MAX_SITES]
+def _unique(marks: Iterable[Mark | None]) -> list[Site]:
+    """The distinct lines of these marks, in order (two calls on one line: one site)."""
+    return sites_of(marks, MAX_SITES)
