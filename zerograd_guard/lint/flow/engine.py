@@ -213,6 +213,8 @@ class FlowEngine:
         # exceptions a framework catches around the hook being judged (``flow.hooks``): a
         # raise of one in the hook's own body goes to ``_Outcome.raised``, not to returns
         self.caught: frozenset[str] = frozenset()
+        # flags whose ``if`` gates gradient events: their assumptions survive widening
+        self._gating_flags: set[Atom] = set()
 
     # -- entry points -------------------------------------------------------------------
 
@@ -297,7 +299,7 @@ class FlowEngine:
                 target |= current
                 current = set()
             if len(current) > MAX_STATES:
-                current = _widen(current)
+                current = _widen(current, self._gating_flags)
         outcome.normal = current
         return outcome
 
@@ -308,8 +310,15 @@ class FlowEngine:
         tracked = atom is not None and (
             atom.accumulation
             or frame.function.condition_counts.get(atom.key, 0) > 1
-            or self._flag_of_this_loop(atom, frame)
+            or self._flag_of_this_loop(atom, frame, statement)
         )
+        if (
+            tracked
+            and type(atom.key) is str
+            and _FLAG.fullmatch(atom.key) is not None
+            and self._gates_gradients(statement)
+        ):
+            self._gating_flags.add(atom)
         body_in: set[State] = set()
         else_in: set[State] = set()
         body_value = not statement.negated
@@ -398,7 +407,7 @@ class FlowEngine:
                     back -= last
                 work = {self._back_edge(state, loop) for state in back} - seen
                 if len(seen) > MAX_STATES * 4:
-                    work = _widen(work) - seen
+                    work = _widen(work, self._gating_flags) - seen
         finally:
             self.loops.pop()
         tail = self.block(loop.orelse, exits, frame)
@@ -406,16 +415,27 @@ class FlowEngine:
         outcome.normal = tail.normal | breaks
         return outcome
 
-    def _flag_of_this_loop(self, atom: Atom, frame: _Frame) -> bool:
+    def _flag_of_this_loop(self, atom: Atom, frame: _Frame, statement: If) -> bool:
         """Whether ``atom`` is a flag (``fp16``, ``args.amp``: a name, no call) tested in a
-        loop of this frame: tested once, it still correlates with itself on the next
-        iteration (a loop that steps without a clear only ``if fp16:`` never takes the
-        other branch afterwards). ``_back_edge`` forgets it when the loop assigns it."""
+        loop of this frame by an ``if`` with gradient events in a branch: tested once, it
+        still correlates with itself on the next iteration (a loop that steps without a
+        clear only ``if fp16:`` never takes the other branch afterwards). ``_back_edge``
+        forgets it when the loop assigns it. Flags around other code (logging) would only
+        multiply the paths."""
         return (
             bool(self.loops)
             and self.loops[-1][1] is frame
             and type(atom.key) is str
             and _FLAG.fullmatch(atom.key) is not None
+            and self._gates_gradients(statement)
+        )
+
+    def _gates_gradients(self, statement: If) -> bool:
+        """Whether a branch of ``statement`` backwards, steps or clears (calls followed)."""
+        return any(
+            self.contains(branch, kind)
+            for branch in (statement.body, statement.orelse)
+            for kind in (EventKind.BACKWARD, EventKind.STEP, EventKind.CLEAR)
         )
 
     def _back_edge(self, state: State, loop: Loop) -> State:
@@ -1157,22 +1177,19 @@ def _coarse(value: Status) -> Status:
     return value
 
 
-def _widen(states: set[State]) -> set[State]:
+def _widen(states: set[State], flags: set[Atom]) -> set[State]:
     """Too many paths: forget which backward calls fed fresh gradients (that only costs
     ZG103 findings, never adds one) and the assumptions on data-dependent conditions, so
-    paths merge. Assumptions on flags (``if args.fp16:``) stay: they are few (two values
-    each), and forgetting one joins a path through one branch of the flag to a later
-    path through the other, which the program never takes (a false ZG101 from a
-    simpletransformers trainer whose fp16 branch steps without a clear)."""
+    paths merge. Assumptions on ``flags`` (``if args.fp16:`` around gradient events)
+    stay: they are few (two values each), and forgetting one joins a path through one
+    branch of the flag to a later path through the other, which the program never takes
+    (a false ZG101 from a simpletransformers trainer whose fp16 branch steps without a
+    clear)."""
     return {
         State(
             _coarse(default),
             tuple((key, _coarse(value)) for key, value in entries),
-            frozenset(
-                assumption
-                for assumption in assumptions
-                if type(assumption[1].key) is str and _FLAG.fullmatch(assumption[1].key)
-            ),
+            frozenset(assumption for assumption in assumptions if assumption[1] in flags),
         )
         for default, entries, assumptions in states
     }
