@@ -155,8 +155,9 @@ class ModuleEntry:
     has_loop: bool = False
     method_calls: frozenset[str] = frozenset()
     dotted_uses: frozenset[str] = frozenset()
-    # ``alias.Cls(`` chains anywhere in a file with loops: a class built through an
-    # imported module (``policy = agents.Agent(net)``), its methods called in a loop
+    # ``alias.Cls(`` chains anywhere in a file with loops and no backward: a class built
+    # through an imported module (``policy = agents.Agent(net)``), its methods called in
+    # a loop
     built_classes: frozenset[str] = frozenset()
 
     @property
@@ -212,7 +213,9 @@ _LOOP_KEYWORD = re.compile(r"(?:for|while)\b")
 _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
-_CLASS_CHAIN_CALL = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*\.[A-Z]\w*)\s*\(")
+# ``.Cls(``: the end of a chain that builds a class (its start is read backwards)
+_CLASS_CALL = re.compile(r"\.[A-Z]\w*\s*\(")
+_CHAIN_START = re.compile(r"[\w.]*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # A dotted chain at a position, and whether it is called.
 _CHAIN_AT = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\s*\()?")
@@ -316,12 +319,23 @@ def index_source(
         dotted_uses=frozenset(
             use for use in _DOTTED.findall(loops) if use.partition(".")[0] in imports
         ),
-        built_classes=frozenset(
-            chain
-            for chain in (_CLASS_CHAIN_CALL.findall(text) if loops and imports else ())
-            if chain.partition(".")[0] in imports
+        # only a file without a backward of its own needs them (a candidate, ``graph``)
+        built_classes=(
+            _built_classes(text, imports) if loops and imports and not backward else frozenset()
         ),
     )
+
+
+def _built_classes(text: str, imports: dict[str, str]) -> frozenset[str]:
+    """The ``alias.a.Cls`` chains called in ``text`` whose head is an imported name."""
+    found = set()
+    for match in _CLASS_CALL.finditer(text):
+        end = text.index("(", match.start())
+        head = _CHAIN_START.search(text, max(0, match.start() - 200), match.start())
+        chain = text[head.start() if head else match.start() : end].rstrip()
+        if chain.partition(".")[0] in imports and chain[:1].isidentifier():
+            found.add(chain)
+    return frozenset(found)
 
 
 class TopDefinition(NamedTuple):
