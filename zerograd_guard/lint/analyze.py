@@ -56,7 +56,7 @@ def analyse_module(
 ) -> AnalyzedModule:
     """Build, resolve and flow-check the event model of a parsed module; ``external``
     (project mode) resolves names imported from other linted modules."""
-    model = build_model(module, options)
+    model = build_model(module, options, project=external is not None, external=external)
     model.external = external
     resolve_module(model, options)
     observations = check_flow(model, options.iteration_functions, source, options.hooked_iterations)

@@ -47,7 +47,12 @@ from zerograd_guard.lint.model.events import (
     Try,
     child_blocks,
 )
-from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
+from zerograd_guard.lint.model.program import (
+    ClassInfo,
+    ExternalLookup,
+    FunctionModel,
+    ModuleModel,
+)
 from zerograd_guard.lint.options import AnalysisOptions
 
 MAX_DEPTH = 100  # nested blocks
@@ -138,6 +143,8 @@ class _Walker:
     def __init__(self, module: cst.Module, options: AnalysisOptions) -> None:
         self.module = module
         self.options = options
+        self.project = True  # see ``build_model``
+        self.external: ExternalLookup | None = None
         body = FunctionModel(name="<module>", node=module)
         self.model = ModuleModel(module=module, body=body, functions=[body])
         self.function = body
@@ -845,14 +852,19 @@ class _Walker:
             or (receiver_key is not None and looks_like_optimizer(receiver_key))
             or any(key is not None and looks_like_optimizer(key) for key in positional)
             or (receiver_key is not None and self._names_project_module(receiver_key))
-            or (receiver_key is not None and self._holds_imported_instance(receiver_key))
+            or (
+                self.project
+                and receiver_key is not None
+                and self._holds_imported_instance(receiver_key)
+            )
         )
 
     def _holds_imported_instance(self, receiver_key: str) -> bool:
         """Whether ``receiver`` was assigned an instance of an imported class that may be
         the project's (``agent = Agent(net)``, ``self.agent = Agent(net)`` with ``Agent``
         imported from neither the standard library nor a framework): ``agent.update(b)``
-        may run that class's backward and step, which project mode follows."""
+        may run that class's backward and step, which project mode follows (per-file
+        mode resolves it to nothing, so it does not keep the call)."""
         if receiver_key.startswith("self.") and self.cls is not None:
             values = self.cls.attributes.get(receiver_key[5:], ())
         else:
@@ -863,6 +875,7 @@ class _Walker:
                 made is not None
                 and made.rpartition(".")[2][:1].isupper()
                 and self._names_project_module(made)
+                and (self.external is None or self.external.class_info(made) is not None)
             ):
                 return True
         return False
@@ -1158,12 +1171,22 @@ def _prune(statements: list[Statement], condition_names: frozenset[str]) -> None
 
 
 def build_model(
-    module: cst.Module, options: AnalysisOptions, imports: dict[str, str] | None = None
+    module: cst.Module,
+    options: AnalysisOptions,
+    imports: dict[str, str] | None = None,
+    *,
+    project: bool = True,
+    external: ExternalLookup | None = None,
 ) -> ModuleModel:
     """Walk ``module`` once and return its event model (names not yet resolved).
     ``imports``: names the text uses but does not import itself (a definition parsed
-    alone, from another module of the project: its module's imports)."""
+    alone, from another module of the project: its module's imports). ``project``:
+    names may resolve into other modules (project mode); without, calls that only
+    another module could explain are not kept. ``external``: the lookup of those
+    modules, when known, tells which imported classes are linted ones."""
     walker = _Walker(module, options)
+    walker.project = project
+    walker.external = external
     if imports:
         walker.model.imports.update(imports)
     walker.model.body.body = walker.block(module.body)
