@@ -126,25 +126,14 @@ def is_user_code(code: CodeType) -> bool:
 
 
 def capture_site(skip: int = 1) -> Site | None:
-    """Return the innermost caller frame that is user code, or None (autograd threads)."""
-    try:
-        frame = sys._getframe(skip)
-    except ValueError:
-        return None
-    while frame is not None:
-        code = frame.f_code
-        known = _internal_by_id.get(id(code))
-        if known is None:
-            known = code, code.co_filename.startswith(_INTERNAL_DIRS)
-            _internal_by_id[id(code)] = known
-        if not known[1]:
-            return code, frame.f_lineno
-        frame = frame.f_back
-    return None
+    """The innermost caller frame that is user code, as a site, or None (autograd
+    threads); for findings, not hot paths (those keep marks)."""
+    return site_of(capture_mark(skip + 1))
 
 
 def capture_mark(skip: int = 1) -> Mark | None:
-    """``capture_site``, its line not looked up yet (``site_of``)."""
+    """The innermost caller frame that is user code, its line not looked up yet
+    (``site_of``), or None."""
     try:
         frame = sys._getframe(skip)
     except ValueError:

@@ -10,6 +10,7 @@ import pytest
 from zerograd_guard.lint.analyze import analyze_source
 from zerograd_guard.lint.cli import main
 from zerograd_guard.lint.plugins.manager import builtin_options
+from zerograd_guard.lint.testing import expected
 
 OPTIONS = builtin_options()
 
@@ -238,14 +239,6 @@ ACCEPTED = {
 }
 
 
-def _expected(source: str) -> list[tuple[int, str]]:
-    return [
-        (number, line.split("# expect: ", 1)[1].strip())
-        for number, line in enumerate(source.splitlines(), start=1)
-        if "# expect: " in line
-    ]
-
-
 def _found(source: str) -> list[tuple[int, str]]:
     return [(finding.line, finding.code) for finding in analyze_source(source, OPTIONS)]
 
@@ -253,8 +246,8 @@ def _found(source: str) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("name", sorted(FLAGGED))
 def test_flagged(name):
     source = textwrap.dedent(FLAGGED[name])
-    assert _expected(source)
-    assert _found(source) == _expected(source)
+    assert expected(source)
+    assert _found(source) == expected(source)
 
 
 @pytest.mark.parametrize("name", sorted(ACCEPTED))
@@ -285,7 +278,7 @@ def test_from_the_command_line_with_and_without_the_fast_path(tmp_path, monkeypa
         outputs.append(capsys.readouterr().out)
     assert len(set(outputs)) == 1, outputs
     for name, source in FLAGGED.items():
-        for line, code in _expected(textwrap.dedent(source)):
+        for line, code in expected(textwrap.dedent(source)):
             assert f"{name}.py:{line}:" in outputs[0] and code in outputs[0]
 
 

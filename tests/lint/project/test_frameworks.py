@@ -10,6 +10,7 @@ from zerograd_guard.lint.analyze import analyze_source
 from zerograd_guard.lint.cli import main
 from zerograd_guard.lint.plugins.frameworks import BUILTIN_PLUGINS
 from zerograd_guard.lint.plugins.manager import builtin_options
+from zerograd_guard.lint.testing import expected
 
 OPTIONS = builtin_options()
 
@@ -192,14 +193,6 @@ EXAMPLES = {
 }
 
 
-def _expected(source: str) -> list[tuple[int, str]]:
-    return [
-        (number, line.split("# expect: ", 1)[1].strip())
-        for number, line in enumerate(source.splitlines(), start=1)
-        if "# expect: " in line
-    ]
-
-
 def _found(source: str) -> list[tuple[int, str]]:
     return [(finding.line, finding.code) for finding in analyze_source(source, OPTIONS)]
 
@@ -207,7 +200,7 @@ def _found(source: str) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_flagged_example(name):
     source = textwrap.dedent(EXAMPLES[name][0])
-    assert _found(source) == _expected(source)
+    assert _found(source) == expected(source)
 
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))

@@ -307,17 +307,19 @@ class FlowEngine:
         self, statement: If, states: set[State], frame: _Frame, outcome: _Outcome
     ) -> set[State]:
         atom = statement.atom
-        tracked = atom is not None and (
-            atom.accumulation
-            or frame.function.condition_counts.get(atom.key, 0) > 1
-            or self._flag_of_this_loop(atom, frame, statement)
-        )
-        if (
-            tracked
+        # a flag (``fp16``, ``args.amp``: a name, no call) whose ``if`` gates gradients
+        gating_flag = (
+            atom is not None
             and type(atom.key) is str
             and _FLAG.fullmatch(atom.key) is not None
             and self._gates_gradients(statement)
-        ):
+        )
+        tracked = atom is not None and (
+            atom.accumulation
+            or frame.function.condition_counts.get(atom.key, 0) > 1
+            or (gating_flag and self._in_a_loop_of(frame))
+        )
+        if tracked and gating_flag:
             self._gating_flags.add(atom)
         body_in: set[State] = set()
         else_in: set[State] = set()
@@ -415,20 +417,13 @@ class FlowEngine:
         outcome.normal = tail.normal | breaks
         return outcome
 
-    def _flag_of_this_loop(self, atom: Atom, frame: _Frame, statement: If) -> bool:
-        """Whether ``atom`` is a flag (``fp16``, ``args.amp``: a name, no call) tested in a
-        loop of this frame by an ``if`` with gradient events in a branch: tested once, it
-        still correlates with itself on the next iteration (a loop that steps without a
-        clear only ``if fp16:`` never takes the other branch afterwards). ``_back_edge``
-        forgets it when the loop assigns it. Flags around other code (logging) would only
-        multiply the paths."""
-        return (
-            bool(self.loops)
-            and self.loops[-1][1] is frame
-            and type(atom.key) is str
-            and _FLAG.fullmatch(atom.key) is not None
-            and self._gates_gradients(statement)
-        )
+    def _in_a_loop_of(self, frame: _Frame) -> bool:
+        """Whether the innermost loop being iterated is ``frame``'s. A gating flag tested
+        there once still correlates with itself on the next iteration (a loop that steps
+        without a clear only ``if fp16:`` never takes the other branch afterwards), so
+        ``branch`` tracks it; ``_back_edge`` forgets it when the loop assigns it. Flags
+        around other code (logging) would only multiply the paths."""
+        return bool(self.loops) and self.loops[-1][1] is frame
 
     def _gates_gradients(self, statement: If) -> bool:
         """Whether a branch of ``statement`` backwards, steps or clears (calls followed)."""

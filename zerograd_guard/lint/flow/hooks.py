@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations, _Frame
-from zerograd_guard.lint.flow.iterations import origin_of
+from zerograd_guard.lint.flow.iterations import derives, names, origin_of
 from zerograd_guard.lint.flow.state import State, initial, materialize
 from zerograd_guard.lint.model.events import Event, EventKind, Jump, Loop, child_blocks, events_of
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
@@ -34,7 +34,7 @@ def _is_base(name: str, spec: HookedIteration, model: ModuleModel) -> bool:
     export it (another star import may bind anything: unknown)."""
     origin = origin_of(name, model)
     if origin is not None:
-        return origin.split(".", 1)[0] == spec.package and origin.rsplit(".", 1)[-1] == spec.base
+        return names(origin, spec.package, spec.base)
     return (
         name == spec.base
         and bool(model.star_imports)
@@ -44,22 +44,11 @@ def _is_base(name: str, spec: HookedIteration, model: ModuleModel) -> bool:
 
 def hooked_classes(model: ModuleModel, spec: HookedIteration) -> list[ClassInfo]:
     """The file's classes deriving from the spec's framework class."""
-    found = []
-    for cls in model.classes.values():
-        pending, seen = [cls.name], set()
-        while pending:
-            name = pending.pop()
-            if name in seen:
-                continue
-            seen.add(name)
-            info = model.classes.get(name)
-            if info is None:
-                if _is_base(name, spec, model):
-                    found.append(cls)
-                    break
-                continue
-            pending.extend(info.bases)
-    return found
+    return [
+        cls
+        for cls in model.classes.values()
+        if derives(cls.name, model, lambda name: _is_base(name, spec, model))
+    ]
 
 
 def describe(spec: HookedIteration) -> str:

@@ -4,7 +4,7 @@ framework plugins), found in one module's model."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 from zerograd_guard.lint.options import IterationFunction
@@ -19,15 +19,22 @@ def origin_of(key: str, model: ModuleModel) -> str | None:
     return f"{origin}.{rest}" if rest else origin
 
 
-def _is(origin: str | None, spec: IterationFunction) -> bool:
+def names(origin: str | None, package: str, name: str) -> bool:
+    """Whether the dotted ``origin`` is ``package``'s ``name`` (``ignite.engine.Engine``)."""
     return (
         origin is not None
-        and origin.split(".", 1)[0] == spec.package
-        and origin.rsplit(".", 1)[-1] == spec.name
+        and origin.split(".", 1)[0] == package
+        and origin.rsplit(".", 1)[-1] == name
     )
 
 
-def _derives(class_name: str, spec: IterationFunction, model: ModuleModel) -> bool:
+def _is(origin: str | None, spec: IterationFunction) -> bool:
+    return names(origin, spec.package, spec.name)
+
+
+def derives(class_name: str, model: ModuleModel, is_base: Callable[[str], bool]) -> bool:
+    """Whether the file's class ``class_name`` derives, through the file's classes, from
+    a base (not a class of the file) that ``is_base``."""
     pending, seen = [class_name], set()
     while pending:
         name = pending.pop()
@@ -36,11 +43,15 @@ def _derives(class_name: str, spec: IterationFunction, model: ModuleModel) -> bo
         seen.add(name)
         info = model.classes.get(name)
         if info is None:
-            if _is(origin_of(name, model), spec):
+            if is_base(name):
                 return True
             continue
         pending.extend(info.bases)
     return False
+
+
+def _derives(class_name: str, spec: IterationFunction, model: ModuleModel) -> bool:
+    return derives(class_name, model, lambda name: _is(origin_of(name, model), spec))
 
 
 def iteration_functions(

@@ -330,7 +330,7 @@ def _built_classes(text: str, imports: dict[str, str]) -> frozenset[str]:
     """The ``alias.a.Cls`` chains called in ``text`` whose head is an imported name."""
     found = set()
     for match in _CLASS_CALL.finditer(text):
-        end = text.index("(", match.start())
+        end = match.end() - 1  # the call's ``(``
         head = _CHAIN_START.search(text, max(0, match.start() - 200), match.start())
         chain = text[head.start() if head else match.start() : end].rstrip()
         if chain.partition(".")[0] in imports and chain[:1].isidentifier():
