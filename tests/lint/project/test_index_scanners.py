@@ -62,6 +62,11 @@ FRAGMENTS = (
     "async ",
     "async\tfor",
     "asyncfor",
+    "c for",
+    "x.Cls(",
+    "torch.nn.Linear (",
+    ".A(",
+    "1.B(",
     "def",
     "def ",
     "class\t",
@@ -85,8 +90,36 @@ def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     return [match.span() for match in pattern.finditer(text)]
 
 
-def _line_spans(keyword: re.Pattern[str], line: re.Pattern[str], text: str) -> list:
-    return [(match.span(), match.groups()) for match in index._line_matches(text, keyword, line)]
+def _line_spans(keywords: tuple[re.Pattern[str], ...], line: re.Pattern[str], text: str) -> list:
+    return [(match.span(), match.groups()) for match in index._line_matches(text, keywords, line)]
+
+
+def _plain_loop_bodies(text: str) -> str:
+    """``index._loop_bodies`` with the plain loop pattern and a ``^``-anchored dedent."""
+    parts, reached = [], 0
+    for header in PLAIN_LOOP.finditer(text):
+        if header.start() < reached:
+            continue
+        end = text.find("\n", header.end())
+        if end < 0:
+            parts.append(text[header.start() :])
+            break
+        dedent = re.compile(rf"^[ \t]{{0,{len(header[1])}}}(?=[^ \t\r\n#])", re.MULTILINE)
+        found = dedent.search(text, end + 1)
+        reached = found.start() if found else len(text)
+        parts.append(text[header.start() : reached])
+    return "".join(parts)
+
+
+def _plain_built_classes(text: str, imports: dict[str, str]) -> frozenset[str]:
+    """``index._built_classes`` with the chain's start found by a regex search."""
+    found = set()
+    for match in re.finditer(r"\.[A-Z]\w*\s*\(", text):
+        head = re.compile(r"[\w.]*$").search(text, max(0, match.start() - 200), match.start())
+        chain = text[head.start() : match.end() - 1].rstrip()
+        if chain.partition(".")[0] in imports and chain[:1].isidentifier():
+            found.add(chain)
+    return frozenset(found)
 
 
 def _check(text: str) -> None:
@@ -94,10 +127,13 @@ def _check(text: str) -> None:
     assert _spans(index.BACKWARD_MARKERS, text) == _spans(PLAIN_BACKWARD, text)
     assert index.touches_gradients(text) == (PLAIN_GRADIENT.search(text) is not None)
     assert index.has_backward_marker(text) == (PLAIN_BACKWARD.search(text) is not None)
-    loops = _line_spans(index._LOOP_KEYWORD, index._LOOP_LINE, text)
+    loops = _line_spans(index._LOOP_KEYWORDS, index._LOOP_LINE, text)
     assert loops == [(m.span(), m.groups()) for m in PLAIN_LOOP.finditer(text)]
-    imports = _line_spans(index._IMPORT_KEYWORD, index._IMPORT_LINE, text)
+    imports = _line_spans(index._IMPORT_KEYWORDS, index._IMPORT_LINE, text)
     assert imports == [(m.span(), m.groups()) for m in PLAIN_IMPORT.finditer(text)]
+    assert index._loop_bodies(text) == _plain_loop_bodies(text)
+    imported = {"torch": "torch", "nn": "torch.nn", "x": "x"}
+    assert index._built_classes(text, imported) == _plain_built_classes(text, imported)
     definitions = [((d.start, d.end), (d.function, d.cls)) for d in index._definitions(text)]
     assert definitions == [(m.span(), m.groups()) for m in PLAIN_DEFINITION.finditer(text)]
 

@@ -149,8 +149,10 @@ class ModuleEntry:
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
     definitions: dict[str, Definition] = field(default_factory=dict)
-    # what the bodies of the module's loops use (a finding needs a loop that calls the
-    # other module): imported names, names called as ``.name(``, ``alias.attr...`` chains
+    # What the bodies of the module's loops use (a finding needs a loop that calls the
+    # other module): imported names, names called as ``.name(``, ``alias.attr...`` chains.
+    # Only a candidate needs them (``graph.Project._context``): a file without a backward
+    # of its own that imports something; they are left empty in any other file.
     loop_references: frozenset[str] = frozenset()
     has_loop: bool = False
     method_calls: frozenset[str] = frozenset()
@@ -209,13 +211,21 @@ def _imports(tree: ast.Module, package: str | None) -> tuple[dict[str, str], tup
 
 # Line patterns (matched at a line start) and a keyword each of their lines contains.
 _LOOP_LINE = re.compile(r"([ \t]*)(?:async[ \t]+)?(?:for|while)\b")
-_LOOP_KEYWORD = re.compile(r"(?:for|while)\b")
+# The keywords where they may start a loop's line (after a line break, or a space or tab
+# that follows one, or ``async``'s ``c``): rules out, at C speed, a keyword inside a line
+# (comprehensions, prose in docstrings), most of their occurrences. One pattern per
+# keyword, each starting with its literal (the lookbehinds follow it): ``re`` scans for a
+# literal prefix several times faster than for the first characters of alternatives. The
+# first line of a text is always tried (``_line_matches``).
+_LOOP_KEYWORDS = tuple(
+    re.compile(rf"{word}(?:(?<=\n{word})|(?<=[ \t\n][ \t]{word})|(?<=c[ \t]{word}))\b")
+    for word in ("for", "while")
+)
 _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
 _DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
 # ``.Cls(``: the end of a chain that builds a class (its start is read backwards)
 _CLASS_CALL = re.compile(r"\.[A-Z]\w*\s*\(")
-_CHAIN_START = re.compile(r"[\w.]*$")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # A dotted chain at a position, and whether it is called.
 _CHAIN_AT = re.compile(r"([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\s*\()?")
@@ -226,19 +236,27 @@ _DEFINITION_AFTER_BREAK = re.compile(r"\n(?:(?:async[ \t]+)?def[ \t]+(\w+)|class
 
 
 _IMPORT_LINE = re.compile(r"[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*")
-_IMPORT_KEYWORD = re.compile(r"import[ \t]")
+_IMPORT_KEYWORDS = (re.compile(r"import[ \t]"),)
 
 
 def _line_matches(
-    text: str, keyword: re.Pattern[str], line: re.Pattern[str]
+    text: str, keywords: tuple[re.Pattern[str], ...], line: re.Pattern[str]
 ) -> Iterator[re.Match[str]]:
     """The matches of ``line`` at the starts of the lines of ``text``, in order (what
-    ``re.finditer`` of ``^`` + ``line`` in multiline mode finds), trying only lines where
-    ``keyword``, which every match contains, occurs: a pattern that starts with ``^``
-    is tried at every position of the text, a literal keyword is scanned for at C speed."""
-    tried = -1
-    for found in keyword.finditer(text):
-        start = text.rfind("\n", 0, found.start()) + 1
+    ``re.finditer`` of ``^`` + ``line`` in multiline mode finds), trying the first line
+    and the lines where one of ``keywords`` occurs (a match on any other line has one):
+    a pattern that starts with ``^`` is tried at every position of the text, a literal
+    keyword is scanned for at C speed."""
+    first = line.match(text)
+    if first is not None:
+        yield first
+    tried = 0
+    if len(keywords) == 1:
+        found = [match.start() for match in keywords[0].finditer(text)]
+    else:
+        found = sorted(match.start() for keyword in keywords for match in keyword.finditer(text))
+    for position in found:
+        start = text.rfind("\n", 0, position) + 1
         if start <= tried:
             continue  # the line of an earlier keyword
         tried = start
@@ -251,7 +269,7 @@ def _import_statements(text: str) -> ast.Module:
     """Only the import statements of ``text`` (each parsed alone, dedented; a
     parenthesised name list may span lines)."""
     statements: list[str] = []
-    for match in _line_matches(text, _IMPORT_KEYWORD, _IMPORT_LINE):
+    for match in _line_matches(text, _IMPORT_KEYWORDS, _IMPORT_LINE):
         statement = match.group().strip()
         if "(" in statement and ")" not in statement:
             close = text.find(")", match.end())
@@ -289,7 +307,7 @@ def index_source(
 
     package = package_of(names[0], is_package) if names else None
     imports, star = _imports(_import_statements(text), package)
-    loops = _loop_bodies(text)
+    loops = _loop_bodies(text) if imports and not backward else ""
     definitions: dict[str, Definition] = {}
     marked = bool(backward or markers or touches_gradients(text))
     # Without a marker of its own, a definition still reaches gradient work through the
@@ -319,10 +337,7 @@ def index_source(
         dotted_uses=frozenset(
             use for use in _DOTTED.findall(loops) if use.partition(".")[0] in imports
         ),
-        # only a file without a backward of its own needs them (a candidate, ``graph``)
-        built_classes=(
-            _built_classes(text, imports) if loops and imports and not backward else frozenset()
-        ),
+        built_classes=_built_classes(text, imports) if loops else frozenset(),
     )
 
 
@@ -331,11 +346,19 @@ def _built_classes(text: str, imports: dict[str, str]) -> frozenset[str]:
     found = set()
     for match in _CLASS_CALL.finditer(text):
         end = match.end() - 1  # the call's ``(``
-        head = _CHAIN_START.search(text, max(0, match.start() - 200), match.start())
-        chain = text[head.start() if head else match.start() : end].rstrip()
+        chain = text[_chain_start(text, match.start()) : end].rstrip()
         if chain.partition(".")[0] in imports and chain[:1].isidentifier():
             found.add(chain)
     return frozenset(found)
+
+
+def _chain_start(text: str, end: int) -> int:
+    """Where the run of word characters and dots that ends at ``end`` starts (at most
+    200 characters back)."""
+    start, low = end, max(0, end - 200)
+    while start > low and (text[start - 1].isalnum() or text[start - 1] in "_."):
+        start -= 1
+    return start
 
 
 class TopDefinition(NamedTuple):
@@ -466,24 +489,25 @@ def _loop_bodies(text: str) -> str:
     after it), by indentation: what a loop may call."""
     parts: list[str] = []
     reached = 0
-    for header in _line_matches(text, _LOOP_KEYWORD, _LOOP_LINE):
+    for header in _line_matches(text, _LOOP_KEYWORDS, _LOOP_LINE):
         if header.start() < reached:
             continue  # a loop nested in one already taken
         end = text.find("\n", header.end())
         if end < 0:
             parts.append(text[header.start() :])
             break
-        dedent = _dedent(len(header[1])).search(text, end + 1)
-        reached = dedent.start() if dedent else len(text)
+        dedent = _dedent(len(header[1])).search(text, end)
+        reached = dedent.start() + 1 if dedent else len(text)
         parts.append(text[header.start() : reached])
     return "".join(parts)
 
 
 @lru_cache(maxsize=64)
 def _dedent(indent: int) -> re.Pattern[str]:
-    """A line indented at most ``indent`` columns that holds code (the end of a block
-    opened at that indentation)."""
-    return re.compile(rf"^[ \t]{{0,{indent}}}(?=[^ \t\r\n#])", re.MULTILINE)
+    """The line break before a line indented at most ``indent`` columns that holds code
+    (the end of a block opened at that indentation); it starts with the line break, a
+    literal ``re`` scans for, not with ``^``, which it would try at every position."""
+    return re.compile(rf"\n[ \t]{{0,{indent}}}(?=[^ \t\r\n#])")
 
 
 def _before_decorators(text: str, start: int, end: int) -> int:
