@@ -105,7 +105,7 @@ class Project:
     def module(self, name: str, importer: ModuleEntry | None = None) -> ModuleEntry | None:
         found = self.by_name.get(name)
         if importer is not None and "." not in name:
-            sibling = self._siblings.get((os.path.dirname(importer.path), name))
+            sibling = self._siblings.get((importer.folder, name))
             if sibling is not None and found is not None and sibling is not found:
                 return None  # which one Python imports depends on how it is run
             found = found or sibling
@@ -116,7 +116,9 @@ class Project:
         ``importer`` (for sibling imports), or None."""
         if hops > MAX_CHAIN:
             return None
-        key = (dotted, importer.path if importer is not None else None, hops)
+        # what ``importer`` changes is only which siblings it sees (``module``): files
+        # of one folder share their answers
+        key = (dotted, importer.folder if importer is not None else None, hops)
         if key in self._resolved:
             return self._resolved[key]
         found = self._resolve(dotted, importer, hops)
@@ -382,6 +384,8 @@ class Project:
     def _definition_does(self, entry: ModuleEntry, target: Target, flag: str) -> bool:
         if not self.is_class((target.entry.path, target.attribute[0])) or flag != "backward":
             return self.reaches(target.entry, target.attribute[0], flag)
+        if not self._text_may(target.entry, flag):
+            return False  # no method of a class in that text has a backward (``_own``)
         marks = self.marks(target.entry, target.attribute[0])
         methods = frozenset() if marks is None else (marks.backward_methods or frozenset())
         if len(target.attribute) > 1:

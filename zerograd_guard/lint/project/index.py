@@ -17,6 +17,7 @@ into another linted module and which files need the full analysis at all.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -165,6 +166,11 @@ class ModuleEntry:
     @property
     def name(self) -> str | None:
         return self.names[0] if self.names else None
+
+    @cached_property
+    def folder(self) -> str:
+        """The folder of its file."""
+        return os.path.dirname(self.path)
 
     @cached_property
     def classes(self) -> frozenset[str]:
