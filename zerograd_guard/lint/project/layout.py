@@ -52,20 +52,27 @@ def _stem_parts(path: Path) -> tuple[str, ...]:
 def module_names(path: Path) -> tuple[str, ...]:
     """Every dotted name ``path`` (absolute) may be imported as, most specific first."""
     names: list[str] = []
-    top = path.parent
+    for prefix in _folder_prefixes(path.parent):
+        name = _dotted(prefix + _stem_parts(path))
+        if name and name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+@lru_cache(maxsize=4096)
+def _folder_prefixes(folder: Path) -> tuple[tuple[str, ...], ...]:
+    """The module-name parts of ``folder`` each name of a file in it starts with: from
+    its top-most package folder, then from the project root's ``src/`` and the root."""
+    top = folder
     while _is_package(top):
         top = top.parent
-    package_name = _dotted(path.parent.relative_to(top).parts + _stem_parts(path))
-    if package_name:
-        names.append(package_name)
-    root = project_root(path.parent)
+    prefixes = [folder.relative_to(top).parts]
+    root = project_root(folder)
     if root is not None:
         for base in (root / "src", root):
-            if base in path.parents:
-                name = _dotted(path.parent.relative_to(base).parts + _stem_parts(path))
-                if name and name not in names:
-                    names.append(name)
-    return tuple(names)
+            if base == folder or base in folder.parents:
+                prefixes.append(folder.relative_to(base).parts)
+    return tuple(prefixes)
 
 
 def package_of(name: str, is_package: bool) -> str:
