@@ -90,6 +90,30 @@ def test_parallel_output_is_identical_to_serial(tmp_path, lint):
     assert serial.out.count("ZG101") == 6
 
 
+def test_answers_read_in_forked_workers_are_the_serial_answers(tmp_path, lint, monkeypatch):
+    """A large run reads the pre-filter and the cache in forked workers (and builds its
+    index there); lowered to two files here: the output, warnings and errors are those
+    of ``-j 1``, cold and warm, in project and per-file mode."""
+    from zerograd_guard.lint import runner
+    from zerograd_guard.lint.project import build
+
+    for index in range(12):
+        write(tmp_path, f"pkg{index % 3}/m{index:02d}.py", BUGGY if index % 2 else CORRECT)
+    write(tmp_path, "noted.py", "x = 1  # noqa: ZG999\n")  # a warning, no backward
+    write(tmp_path, "broken.py", "loss.backward(\n")
+    write(tmp_path, "unreadable.py", b"\xff\xfe\x00bad")
+    expected = {mode: lint("--no-cache", "-j", "1", *mode, ".") for mode in ((), ("--no-project",))}
+    monkeypatch.setattr(runner, "PARALLEL_ANSWERS_MIN_FILES", 2)
+    monkeypatch.setattr(build, "PARALLEL_MIN_FILES", 2)
+    for mode, serial in expected.items():
+        for cache in (("--no-cache",), (), ()):  # cold, then cold with a cache, then warm
+            parallel = lint(*cache, "-j", "2", *mode, ".")
+            assert (parallel.code, parallel.out) == (serial.code, serial.out)
+            assert parallel.err == serial.err
+    assert "ZG999" in expected[()].err
+    assert expected[()].out.count("ZG101") == 6
+
+
 def test_concurrent_runs_share_a_cache_safely(tmp_path):
     import subprocess
     import sys

@@ -154,6 +154,7 @@ def test_contexts_are_reused_only_while_no_file_changed(findings, tmp_path, monk
 
 
 def test_the_index_built_in_workers_is_the_index_built_here(tmp_path, monkeypatch):
+    from zerograd_guard.lint import forked
     from zerograd_guard.lint.options import DEFAULT_OPTIONS
     from zerograd_guard.lint.project import build
 
@@ -163,13 +164,16 @@ def test_the_index_built_in_workers_is_the_index_built_here(tmp_path, monkeypatc
     paths = sorted(tmp_path.rglob("*.py"))
     here = build.build_project(paths, DEFAULT_OPTIONS)
     monkeypatch.setattr(build, "PARALLEL_MIN_FILES", 1)
-    calls = []
-    original = build._index_in_workers
-    monkeypatch.setattr(
-        build, "_index_in_workers", lambda *args: calls.append(1) or original(*args)
-    )
+    pools = []
+
+    class CountedPool(forked.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(forked, "ProcessPoolExecutor", CountedPool)
     workers = build.build_project(paths, DEFAULT_OPTIONS, jobs=2)
-    assert calls == [1]  # the workers did build it
+    assert pools == [1]  # the workers did build it
     assert list(workers.entries.values()) == list(here.entries.values())
 
 

@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from zerograd_guard.lint.collector import raised_thresholds
+from zerograd_guard.lint.forked import map_forked
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import may_contain_backward
 from zerograd_guard.lint.project import index_cache, layout
@@ -66,8 +67,10 @@ def build_project(
     known, contexts = index_cache.load_all(cache_dir, markers)
     indexed = [path for path in paths if path.suffix in (".py", ".ipynb")]
     with raised_thresholds():
-        if jobs > 1 and len(indexed) >= PARALLEL_MIN_FILES and _can_fork():
-            found = _index_in_workers(indexed, options, markers, known, jobs)
+        if len(indexed) >= PARALLEL_MIN_FILES:
+            found = map_forked(
+                lambda index: _entry(indexed[index], options, markers, known), len(indexed), jobs
+            )
         else:
             found = [_entry(path, options, markers, known) for path in indexed]
     entries = [entry for entry in found if entry is not None]
@@ -76,57 +79,6 @@ def build_project(
         known.get(entry.path) == entry for entry in entries
     )
     return Project(entries, markers, contexts if unchanged else None, keyed=cache_dir is not None)
-
-
-def _can_fork() -> bool:
-    """Whether workers here are forked (they inherit what this process imported), asked
-    without fixing the process's start method."""
-    import multiprocessing
-
-    method = multiprocessing.get_start_method(allow_none=True)
-    return (method or multiprocessing.get_all_start_methods()[0]) == "fork"
-
-
-def _index_chunk(
-    chunk: list[Path],
-    options: AnalysisOptions,
-    markers: tuple[str, ...],
-    known: dict[str, ModuleEntry],
-) -> list[ModuleEntry | None]:
-    return [_entry(path, options, markers, known) for path in chunk]
-
-
-def _index_in_workers(
-    paths: list[Path],
-    options: AnalysisOptions,
-    markers: tuple[str, ...],
-    known: dict[str, ModuleEntry],
-    jobs: int,
-) -> list[ModuleEntry | None]:
-    from concurrent.futures import ProcessPoolExecutor
-
-    size = max(1, len(paths) // (jobs * 8))
-    chunks = [paths[start : start + size] for start in range(0, len(paths), size)]
-    import multiprocessing
-
-    with ProcessPoolExecutor(
-        max_workers=jobs, mp_context=multiprocessing.get_context("fork")
-    ) as pool:
-        futures = [
-            pool.submit(_index_chunk, chunk, options, markers, _known_of(chunk, known))
-            for chunk in chunks
-        ]
-        return [entry for future in futures for entry in future.result()]
-
-
-def _known_of(chunk: list[Path], known: dict[str, ModuleEntry]) -> dict[str, ModuleEntry]:
-    """The cached entries of ``chunk``'s files (what a worker is sent)."""
-    found = {}
-    for path in chunk:
-        key = str(layout.absolute(path))
-        if key in known:
-            found[key] = known[key]
-    return found
 
 
 def save_project(project: Project, cache_dir: Path | None) -> None:
