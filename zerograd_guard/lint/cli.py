@@ -435,6 +435,7 @@ def _in_project(
 ) -> tuple[Project, list[FileTask]]:
     """Index the run's files as one project; tasks of files whose configuration says
     ``project = false`` stay in per-file mode."""
+    from zerograd_guard.lint.collector import raised_thresholds
     from zerograd_guard.lint.project.build import build_project, save_project
 
     options = [task.settings.options for task in tasks]
@@ -443,11 +444,16 @@ def _in_project(
         extra_clear_calls=frozenset().union(*(o.extra_clear_calls for o in options)),
         extra_step_calls=frozenset().union(*(o.extra_step_calls for o in options)),
     )
-    project = build_project((task.path for task in tasks), merged, cache_dir, jobs)
-    placed = [
-        dataclasses.replace(task, project=project.context(task.path)) if config.project else task
-        for task, config in zip(tasks, configs, strict=True)
-    ]
+    # the index and the contexts are many small objects, nearly all kept: a collection
+    # every 700 of them only traverses them
+    with raised_thresholds():
+        project = build_project((task.path for task in tasks), merged, cache_dir, jobs)
+        placed = [
+            dataclasses.replace(task, project=project.context(task.path))
+            if config.project
+            else task
+            for task, config in zip(tasks, configs, strict=True)
+        ]
     save_project(project, cache_dir)
     return project, placed
 
