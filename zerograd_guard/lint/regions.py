@@ -354,9 +354,10 @@ def uses_project_imports(
             if use is Use.ANY:
                 return True
             walk = walk or use is Use.RUNS
-        if not statement.words.isdisjoint(modules):
+        heads = statement.words & modules
+        if heads:
             end = starts[min(statement.last + 1, len(starts) - 1)]
-            for found in set(CHAIN.findall(text, starts[statement.first], end)):
+            for found in _chains_on(text, starts[statement.first], end, heads):
                 chain = SPACE.sub("", found)
                 if chain.partition(".")[0] not in seeds.modules:
                     continue
@@ -367,6 +368,32 @@ def uses_project_imports(
         return walk and any(_reaches_through(node, seeds) for node in statement.nodes)
 
     return seeded
+
+
+def _chains_on(text: str, start: int, end: int, heads: set[str] | frozenset[str]) -> set[str]:
+    """What ``set(CHAIN.findall(text, start, end))`` holds of the chains that start with
+    one of ``heads`` (and perhaps more chains), found at those names instead of by
+    running the pattern, which starts with a lookbehind (so ``re`` tries it at every
+    position), over the whole statement. A name after a dot (spaces between) may lie
+    inside a chain that starts before it: then the pattern reads the statement."""
+    found = set()
+    for head in heads:
+        position = text.find(head, start, end)
+        while position >= 0:
+            if _after_a_dot(text, position, start):
+                return set(CHAIN.findall(text, start, end))
+            match = CHAIN.match(text, position, end)
+            if match is not None:
+                found.add(match.group())
+            position = text.find(head, position + len(head), end)
+    return found
+
+
+def _after_a_dot(text: str, position: int, start: int) -> bool:
+    before = position
+    while before > start and (text[before - 1].isspace() or text[before - 1] == "\\"):
+        before -= 1  # what ``CHAIN`` allows around its dots
+    return before > start and text[before - 1] == "."
 
 
 def _reaches_through(statement: ast.stmt, seeds: ProjectSeeds) -> bool:
