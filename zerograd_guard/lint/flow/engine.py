@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_SCALE, GRAD_WRITE
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
@@ -331,30 +332,28 @@ class FlowEngine:
             else:
                 else_in = set(states)
             states = set()
+        if not tracked:  # every path takes both branches as it is
+            body_in.update(states)
+            else_in.update(states)
+            states = set()
         for state in states:
             assumptions = state.assumptions
-            if tracked:
-                if (frame.tag, atom, body_value) in assumptions:
-                    body_in.add(state)
-                    continue
-                if (frame.tag, atom, not body_value) in assumptions:
-                    else_in.add(state)
-                    continue
-                body_in.add(
-                    State(
-                        state.default, state.entries, assumptions | {(frame.tag, atom, body_value)}
-                    )
-                )
-                else_in.add(
-                    State(
-                        state.default,
-                        state.entries,
-                        assumptions | {(frame.tag, atom, not body_value)},
-                    )
-                )
-            else:
+            if (frame.tag, atom, body_value) in assumptions:
                 body_in.add(state)
+                continue
+            if (frame.tag, atom, not body_value) in assumptions:
                 else_in.add(state)
+                continue
+            body_in.add(
+                State(state.default, state.entries, assumptions | {(frame.tag, atom, body_value)})
+            )
+            else_in.add(
+                State(
+                    state.default,
+                    state.entries,
+                    assumptions | {(frame.tag, atom, not body_value)},
+                )
+            )
         clears_body = self.contains(statement.body, EventKind.CLEAR)
         if clears_body != self.contains(statement.orelse, EventKind.CLEAR):
             skipped = atom
@@ -526,7 +525,9 @@ class FlowEngine:
             if not any(state.assumptions for state in states):
                 # nothing to forget; a copy, not a rebuilt set: no state is hashed again
                 return set(states)
-            return {self._kill(state, event, frame) for state in states}
+            # paths share their assumptions: each set is reduced once per event
+            forgotten: dict[frozenset[Any], frozenset[Any]] = {}
+            return {self._kill(state, event, frame, forgotten) for state in states}
         if kind == EventKind.READ:
             self._observe_read(event, states, frame)
             return states
@@ -924,17 +925,20 @@ class FlowEngine:
             entries[key] = UNKNOWN
         return with_entries(state, entries)
 
-    def _kill(self, state: State, event: Event, frame: _Frame) -> State:
-        if not state.assumptions:
+    def _kill(
+        self,
+        state: State,
+        event: Event,
+        frame: _Frame,
+        forgotten: dict[frozenset[Any], frozenset[Any]],
+    ) -> State:
+        assumptions = state.assumptions
+        if not assumptions:
             return state  # no assumption to forget
-        kept = set()
-        for tag, atom, value in state.assumptions:
-            if tag == frame.tag and atom.names & event.names:
-                if event.increment and atom.key[0] == "end" and atom.counter in event.names:
-                    kept.add((tag, _window_start(atom), value))
-                continue
-            kept.add((tag, atom, value))
-        return State(state.default, state.entries, frozenset(kept))
+        kept = forgotten.get(assumptions)
+        if kept is None:
+            kept = forgotten[assumptions] = _without_killed(assumptions, event, frame.tag)
+        return state if kept is assumptions else State(state.default, state.entries, kept)
 
     # -- calls --------------------------------------------------------------------------
 
@@ -1159,6 +1163,20 @@ class FlowEngine:
                 break
         self._contains[key] = found
         return found
+
+
+def _without_killed(assumptions: frozenset[Any], event: Event, tag: object) -> frozenset[Any]:
+    """``assumptions`` less those on the names ``event`` assigns (a counter's increment
+    moves a window's end assumption to its start); the same set when none is."""
+    kept = set()
+    for assumption in assumptions:
+        assumed_tag, atom, value = assumption
+        if assumed_tag == tag and atom.names & event.names:
+            if event.increment and atom.key[0] == "end" and atom.counter in event.names:
+                kept.add((assumed_tag, _window_start(atom), value))
+            continue
+        kept.add(assumption)
+    return assumptions if len(kept) == len(assumptions) and kept == assumptions else frozenset(kept)
 
 
 def _coarse(value: Status) -> Status:
