@@ -70,6 +70,9 @@ def extract(revision: str, into: Path, *paths: str) -> None:
 
 
 def _lint(tree: Path, jobs: int, cache: Path, folder: Path) -> list[str]:
+    """The command linting ``folder`` with ``tree``'s package; run it from a folder that
+    holds no ``zerograd_guard`` (``python -m`` puts its working directory before
+    ``PYTHONPATH``)."""
     return [
         "env",
         f"PYTHONPATH={tree}",
@@ -120,7 +123,10 @@ def main() -> None:
         ratios: dict[tuple[str, str], list[float]] = {}
         for name, tree in trees.items():  # fill each version's warm cache
             subprocess.run(
-                _lint(tree, 1, scratch / f"warm-{name}", folder), check=True, capture_output=True
+                _lint(tree, 1, scratch / f"warm-{name}", folder),
+                check=True,
+                capture_output=True,
+                cwd=scratch,  # not a checkout: ``python -m`` imports from its cwd first
             )
         for repetition in range(args.reps):
             order = list(trees.items())
