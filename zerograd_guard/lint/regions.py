@@ -82,15 +82,22 @@ from zerograd_guard.lint.prefilter import (
     may_drive_hooks,
 )
 
+# Each pattern starts with a literal (a keyword, its "not inside a word" lookbehind after
+# it): ``re`` scans for a literal prefix at C speed, and tries a pattern that starts with
+# a lookbehind at every position. ``\w*+`` does not give back the characters of a word
+# that cannot be followed by what comes next. Same matches as the plain patterns
+# (``tests/lint/fastpath/test_statement_patterns.py``).
 WORD = re.compile(r"[^\W\d]\w*")
-CLASS = re.compile(r"(?<!\w)class\s+([^\W\d]\w*)")
-DEFINED = re.compile(r"(?<!\w)(?:def|class)\s+([^\W\d]\w*)")
-GLOBAL = re.compile(r"(?<!\w)(?:global|nonlocal)\s+([^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*)")
-WALRUS = re.compile(r"([^\W\d]\w*)\s*:=")
+CLASS = re.compile(r"class(?<!\wclass)\s+([^\W\d]\w*)")
+DEFINED = re.compile(r"(?:def(?<!\wdef)|class(?<!\wclass))\s+([^\W\d]\w*)")
+GLOBAL = re.compile(
+    r"(?:global(?<!\wglobal)|nonlocal(?<!\wnonlocal))\s+([^\W\d]\w*(?:\s*,\s*[^\W\d]\w*)*)"
+)
+WALRUS = re.compile(r"([^\W\d]\w*+)\s*:=")
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # ``a.b.c``: an attribute chain on a name, however it is spaced or broken across lines
 # (``SPACE`` taken out, it is the dotted name ``ast`` reads)
-CHAIN = re.compile(r"(?<![\w.])[^\W\d]\w*(?:[\s\\]*\.[\s\\]*[^\W\d]\w*)+")
+CHAIN = re.compile(r"(?<![\w.])[^\W\d]\w*+(?:[\s\\]*\.[\s\\]*[^\W\d]\w*+)+")
 SPACE = re.compile(r"[\s\\]+")
 NOT_LINE_BREAK = re.compile(r"[^\r\n]+")
 # Below this many characters a file is analysed whole: libcst takes at most ~50 ms on
@@ -211,7 +218,8 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
         ):
             module_body = True
             _module_bindings(node, provides)
-            provides.update(WALRUS.findall(segment))
+    if module_body and ":=" in segment:
+        provides.update(WALRUS.findall(segment))
     return Statement(
         first=_first_line(nodes[0]) - 1,
         last=max(node.end_lineno or node.lineno for node in nodes) - 1,

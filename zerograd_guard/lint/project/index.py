@@ -228,7 +228,7 @@ _LOOP_KEYWORDS = tuple(
     for word in ("for", "while")
 )
 _METHOD = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)", re.MULTILINE)
-_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+_DOTTED = re.compile(r"(?<![\w.])[A-Za-z_]\w*+(?:\.[A-Za-z_]\w*+)+")
 _METHOD_CALL = re.compile(r"\.([A-Za-z_]\w*)\(")
 # ``.Cls(``: the end of a chain that builds a class (its start is read backwards)
 _CLASS_CALL = re.compile(r"\.[A-Z]\w*\s*\(")
