@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -96,6 +97,8 @@ def test_interrupt_mid_training(case, tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 LOOP_FOREVER = """
+import faulthandler, signal
+faulthandler.register(signal.SIGUSR1, all_threads=True)  # for the diagnosis below
 import torch
 
 model = torch.nn.Linear(4, 1)
@@ -112,6 +115,22 @@ while True:
 """
 
 
+def _diagnosis(process: subprocess.Popen[str]) -> str:
+    """The stuck run's signal masks (from /proc) and its threads' stacks (faulthandler,
+    registered by the script on SIGUSR1); the run is killed."""
+    status = Path(f"/proc/{process.pid}/status")
+    masks = (
+        [line for line in status.read_text().splitlines() if line.startswith(("State", "Sig"))]
+        if status.exists()
+        else []
+    )
+    process.send_signal(signal.SIGUSR1)
+    time.sleep(3)
+    process.kill()
+    _, err = process.communicate()
+    return f"masks: {masks}\nstderr (last 6000 characters):\n{err[-6000:]}"
+
+
 def test_real_ctrl_c_in_a_subprocess(tmp_path: Path):
     script = tmp_path / "forever.py"
     script.write_text(textwrap.dedent(LOOP_FOREVER))
@@ -124,17 +143,21 @@ def test_real_ctrl_c_in_a_subprocess(tmp_path: Path):
     try:
         assert process.stdout is not None
         assert process.stdout.readline() == "training\n"
-        # Like a user, press Ctrl-C again if the first one was lost: once, under heavy
-        # load, a single SIGINT went unanswered for 60 s (cause not found; see the notes).
+        # Like a user, press Ctrl-C again if the first one was lost: under a loaded
+        # full-suite run (-n 2) the run has gone unanswered for 60 s (twice in four
+        # runs on 2026-12-01, not reproduced alone or under two CPU hogs; cause not
+        # found). Presses go on for two minutes, and a run that ignores them all is
+        # reported with its signal masks and every thread's stack.
         err = None
-        for _ in range(6):
+        for _ in range(12):
             process.send_signal(signal.SIGINT)
             try:
                 _, err = process.communicate(timeout=10)
                 break
             except subprocess.TimeoutExpired:
                 continue
-        assert err is not None, "the run ignored six Ctrl-C presses"
+        if err is None:
+            raise AssertionError(f"the run ignored twelve Ctrl-C presses\n{_diagnosis(process)}")
     finally:
         if process.poll() is None:
             process.kill()
