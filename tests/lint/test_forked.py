@@ -12,6 +12,11 @@ from zerograd_guard.lint import forked
 pytestmark = pytest.mark.skipif(not forked.can_fork(), reason="workers are not forked here")
 
 
+@pytest.fixture(autouse=True)
+def few_items_are_enough(monkeypatch):
+    monkeypatch.setattr(forked, "MIN_ITEMS", 2)
+
+
 def test_results_come_back_in_order_from_the_workers():
     parent = os.getpid()
     items = [f"item {index}" for index in range(50)]  # inherited, never sent
@@ -24,6 +29,12 @@ def test_one_job_or_one_item_runs_here():
     parent = os.getpid()
     assert forked.map_forked(lambda index: os.getpid(), 5, jobs=1) == [parent] * 5
     assert forked.map_forked(lambda index: os.getpid(), 1, jobs=4) == [parent]
+
+
+def test_below_the_threshold_the_work_runs_here(monkeypatch):
+    monkeypatch.setattr(forked, "MIN_ITEMS", 11)
+    parent = os.getpid()
+    assert forked.map_forked(lambda index: os.getpid(), 10, jobs=2) == [parent] * 10
 
 
 def test_without_fork_the_work_runs_here(monkeypatch):

@@ -16,6 +16,10 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+# Below this many items the work runs here: forking workers and sending results back
+# costs more than doing it (a file's index entry or pre-filter answer: about 1 ms).
+MIN_ITEMS = 1_000
+
 _work: Callable[[int], Any] | None = None  # what the forked workers run
 
 
@@ -33,10 +37,11 @@ def _run_range(start: int, stop: int) -> list[Any]:
 
 def map_forked(work: Callable[[int], T], count: int, jobs: int) -> list[T]:
     """``[work(i) for i in range(count)]``, in order, computed by ``jobs`` forked workers
-    in small ranges (one slow range must not leave the others idle). ``work`` must not
-    raise; a worker that dies (a signal, the OOM killer) leaves the work to this process."""
+    in small ranges (one slow range must not leave the others idle) when there are at
+    least ``MIN_ITEMS``. ``work`` must not raise; a worker that dies (a signal, the OOM
+    killer) leaves the work to this process."""
     global _work
-    if jobs <= 1 or count < 2 or not can_fork():
+    if jobs <= 1 or count < max(2, MIN_ITEMS) or not can_fork():
         return [work(index) for index in range(count)]
     size = max(1, count // (jobs * 8))
     _work = work

@@ -27,6 +27,7 @@ from zerograd_guard.lint.fixes_apply import (
     parses,
     with_newline,
 )
+from zerograd_guard.lint.forked import map_forked
 from zerograd_guard.lint.lines import LineIndex, split_lines
 from zerograd_guard.lint.noqa import (
     Suppressions,
@@ -611,25 +612,13 @@ def _run_all(tasks: Sequence[FileTask], jobs: int, project: Project | None) -> l
         # must not pay for starting workers (and importing libcst) to read cache
         # entries, and what is left tells whether workers are worth starting at all.
         results, pending = [], []
-        for task, answered in zip(tasks, _answered_without_parsing(tasks, jobs), strict=True):
+        # in forked workers for a large run (``forked.MIN_ITEMS``): one process reading
+        # and scanning every file of a large tree leaves the other cores idle
+        answers = map_forked(lambda index: _lint_without_parsing(tasks[index]), len(tasks), jobs)
+        for task, answered in zip(tasks, answers, strict=True):
             if answered is None:
                 pending.append(task)
             else:
                 results.append(answered)
         results.extend(_run_pool(pending, jobs, project))
     return results
-
-
-# From this many files on, the pre-filter and the cache are read in forked workers: a
-# cold run over a large tree reads and scans every file there, and one process doing it
-# alone leaves the other cores idle (forking costs a few milliseconds).
-PARALLEL_ANSWERS_MIN_FILES = 1_000
-
-
-def _answered_without_parsing(tasks: Sequence[FileTask], jobs: int) -> list[FileResult | None]:
-    """``_lint_without_parsing`` of each task, in order."""
-    if len(tasks) < PARALLEL_ANSWERS_MIN_FILES:
-        return [_lint_without_parsing(task) for task in tasks]
-    from zerograd_guard.lint.forked import map_forked
-
-    return map_forked(lambda index: _lint_without_parsing(tasks[index]), len(tasks), jobs)

@@ -94,8 +94,7 @@ def test_answers_read_in_forked_workers_are_the_serial_answers(tmp_path, lint, m
     """A large run reads the pre-filter and the cache in forked workers (and builds its
     index there); lowered to two files here: the output, warnings and errors are those
     of ``-j 1``, cold and warm, in project and per-file mode."""
-    from zerograd_guard.lint import runner
-    from zerograd_guard.lint.project import build
+    from zerograd_guard.lint import forked
 
     for index in range(12):
         write(tmp_path, f"pkg{index % 3}/m{index:02d}.py", BUGGY if index % 2 else CORRECT)
@@ -103,8 +102,7 @@ def test_answers_read_in_forked_workers_are_the_serial_answers(tmp_path, lint, m
     write(tmp_path, "broken.py", "loss.backward(\n")
     write(tmp_path, "unreadable.py", b"\xff\xfe\x00bad")
     expected = {mode: lint("--no-cache", "-j", "1", *mode, ".") for mode in ((), ("--no-project",))}
-    monkeypatch.setattr(runner, "PARALLEL_ANSWERS_MIN_FILES", 2)
-    monkeypatch.setattr(build, "PARALLEL_MIN_FILES", 2)
+    monkeypatch.setattr(forked, "MIN_ITEMS", 2)
     for mode, serial in expected.items():
         for cache in (("--no-cache",), (), ()):  # cold, then cold with a cache, then warm
             parallel = lint(*cache, "-j", "2", *mode, ".")

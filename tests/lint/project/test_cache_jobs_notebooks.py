@@ -163,7 +163,7 @@ def test_the_index_built_in_workers_is_the_index_built_here(tmp_path, monkeypatc
     tree(tmp_path, files)
     paths = sorted(tmp_path.rglob("*.py"))
     here = build.build_project(paths, DEFAULT_OPTIONS)
-    monkeypatch.setattr(build, "PARALLEL_MIN_FILES", 1)
+    monkeypatch.setattr(forked, "MIN_ITEMS", 1)
     pools = []
 
     class CountedPool(forked.ProcessPoolExecutor):

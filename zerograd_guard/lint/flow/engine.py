@@ -1176,7 +1176,7 @@ def _without_killed(assumptions: frozenset[Any], event: Event, tag: object) -> f
                 kept.add((assumed_tag, _window_start(atom), value))
             continue
         kept.add(assumption)
-    return assumptions if len(kept) == len(assumptions) and kept == assumptions else frozenset(kept)
+    return assumptions if kept == assumptions else frozenset(kept)
 
 
 def _coarse(value: Status) -> Status:

@@ -45,11 +45,6 @@ def _entry(
     )
 
 
-# Below this many files the index is built in this process: forking workers and sending
-# the entries back costs more than indexing them (~1 ms a file).
-PARALLEL_MIN_FILES = 1_000
-
-
 def build_project(
     paths: Iterable[Path],
     options: AnalysisOptions,
@@ -59,20 +54,18 @@ def build_project(
     """Index the run's ``.py`` files and notebooks (stubs are not analysed as code);
     ``cache_dir``: reuse the entries of unchanged files from the last run, and its task
     contexts when no file changed (``save_project`` writes them back). ``jobs``: index
-    a large run in that many forked workers (each file's entry depends on that file
-    alone, so the entries, in the run's order, are the same)."""
+    a large run (``forked.MIN_ITEMS`` files) in that many forked workers (each file's
+    entry depends on that file alone, so the entries, in the run's order, are the
+    same)."""
     markers = tuple(
         sorted(options.extra_backward_calls | options.extra_clear_calls | options.extra_step_calls)
     )
     known, contexts = index_cache.load_all(cache_dir, markers)
     indexed = [path for path in paths if path.suffix in (".py", ".ipynb")]
     with raised_thresholds():
-        if len(indexed) >= PARALLEL_MIN_FILES:
-            found = map_forked(
-                lambda index: _entry(indexed[index], options, markers, known), len(indexed), jobs
-            )
-        else:
-            found = [_entry(path, options, markers, known) for path in indexed]
+        found = map_forked(
+            lambda index: _entry(indexed[index], options, markers, known), len(indexed), jobs
+        )
     entries = [entry for entry in found if entry is not None]
     # a context depends on every entry: it is reused only when none changed
     unchanged = len(entries) == len(known) and all(

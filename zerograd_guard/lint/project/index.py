@@ -257,10 +257,7 @@ def _line_matches(
     if first is not None:
         yield first
     tried = 0
-    if len(keywords) == 1:
-        found = [match.start() for match in keywords[0].finditer(text)]
-    else:
-        found = sorted(match.start() for keyword in keywords for match in keyword.finditer(text))
+    found = sorted(match.start() for keyword in keywords for match in keyword.finditer(text))
     for position in found:
         start = text.rfind("\n", 0, position) + 1
         if start <= tried:
