@@ -44,13 +44,12 @@ CORPUS_FILES = sorted(p for p in CORPUS.glob("*.py") if p.name != "inject.py")
 # not a wrong expectation). strict: the test fails as soon as the gap is closed.
 KNOWN_GAPS: dict[str, str] = {
     "accelerate_test_sync.py": (
-        "what step_model's backward reaches is incomplete under every binding: its loss "
-        "comes from a call of its parameter `model` (any callable) and, after "
-        "`loss /= accelerator.gradient_accumulation_steps`, from an attribute of its "
-        "parameter `accelerator` (the read sees only the augmented value, not the loss "
-        "before it), so the prepared copy's accelerator.backward (line 41) may feed the "
-        "reference `opt` (false ZG101). `opt`'s parameters themselves are known ({model}), "
-        "the returned tuple is not the cause"
+        "the prepared copy's batch (`ddp_input, ddp_target = batch.values()`, then "
+        "`accelerator.gather(...)`) comes from method calls the tracer cannot tell return "
+        "plain data, so step_model's read parameters `input` / `target` stay unknown for "
+        "the copy's call, and its accelerator.backward (line 41) may feed the reference "
+        "`opt` (false ZG101). Its module (`ddp_model`, built by the caller) and both "
+        "optimizers' parameters (through get_training_setup's returned tuple) are known"
     ),
 }
 

@@ -32,7 +32,7 @@ import libcst as cst
 from zerograd_guard.lint.extract.names import LEAVES, TupleElement, callee_name, key_of, subnodes
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import Reach
-from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel, ValuePlace
 
 MAX_TRACE_NODES = 400
 MAX_ORIGIN_DEPTH = 4
@@ -119,7 +119,7 @@ def optimizer_modules(call: cst.Call, function: FunctionModel) -> frozenset[str]
 
 # One expression to follow: the node, the function whose names it reads, and the point it
 # is read at (source order, branch depth; None: anywhere, a class attribute's value).
-_Item = tuple[cst.CSTNode, "FunctionModel | None", "tuple[int, int] | None"]
+_Item = tuple[cst.CSTNode, "FunctionModel | None", "ValuePlace | None"]
 
 
 class ReachTracer:
@@ -132,13 +132,14 @@ class ReachTracer:
         # ``values`` per (key, id of scope, read point): traces of a file's losses and
         # the ``_instance`` checks ask for the same names again and again. The model does
         # not change while it is traced, and callers only read the lists.
-        self._values: dict[
-            tuple[str, int, tuple[int, int] | None], tuple[list[_Item], bool] | None
-        ] = {}
+        self._values: dict[tuple[str, int, ValuePlace | None], tuple[list[_Item], bool] | None] = {}
 
     def reach(self, loss: cst.BaseExpression, function: FunctionModel) -> Reach:
         modules: set[str] = set()
         complete = True
+        self._traced = function
+        self._called_params: set[str] = set()
+        self._read_params: set[str] = set()
         seen: set[int] = set()
         stack: list[_Item] = [(loss, function, function.value_order.get(id(loss)))]
         while stack:
@@ -166,7 +167,10 @@ class ReachTracer:
         expanded = set(modules)
         for module in modules:
             expanded |= self._all_origins(module, function)
-        return Reach(frozenset(expanded), complete)
+        called, read = frozenset(self._called_params), frozenset(self._read_params)
+        if not complete:
+            return Reach(frozenset(expanded), False)
+        return Reach(frozenset(expanded), not (called or read), called, read)
 
     def _all_origins(self, module: str, function: FunctionModel) -> frozenset[str]:
         key = (module, id(function))
@@ -188,7 +192,11 @@ class ReachTracer:
         if type(node) is not cst.Name:  # ``out.logits`` / ``outputs[0]``: a read of ``out``
             stack.append((node.value, scope, at))  # type: ignore[attr-defined]
             return True
-        return self._leaf_known(node.value, scope)  # type: ignore[attr-defined]
+        name = node.value  # type: ignore[attr-defined]
+        if scope is self._traced and name in scope.params:
+            self._read_params.add(name)  # the caller's value: known where a call binds it
+            return True
+        return self._leaf_known(name, scope)
 
     def _leaf_known(self, name: str, scope: FunctionModel | None) -> bool:
         """A name nothing in the file assigns: data (a loop target, an import, a global
@@ -202,7 +210,7 @@ class ReachTracer:
         return True
 
     def values(
-        self, key: str, scope: FunctionModel | None, at: tuple[int, int] | None = None
+        self, key: str, scope: FunctionModel | None, at: ValuePlace | None = None
     ) -> tuple[list[_Item], bool] | None:
         """The expressions assigned to ``key`` that a read at ``at`` sees, and whether
         that choice is exact; None when nothing assigns ``key``. The read sees the latest
@@ -216,7 +224,7 @@ class ReachTracer:
         return found
 
     def _values_of(
-        self, key: str, scope: FunctionModel | None, at: tuple[int, int] | None
+        self, key: str, scope: FunctionModel | None, at: ValuePlace | None
     ) -> tuple[list[_Item], bool] | None:
         if key.startswith("self.") and key.count(".") == 1:
             cls = self._class_of(scope)
@@ -228,11 +236,12 @@ class ReachTracer:
                 found.append((target, None, None))
             return found, True
         while scope is not None:
-            values = [*scope.assignments.get(key, ()), *scope.augmented.get(key, ())]
+            added = scope.augmented.get(key, ())
+            values = [*scope.assignments.get(key, ()), *added]
             if key in scope.tuple_assignments:
                 values.append(scope.tuple_assignments[key][1])
             if values:
-                return self._seen_at(values, scope, at)
+                return self._seen_at(values, scope, at, frozenset(map(id, added)))
             if key in scope.params:
                 return None
             scope, at = scope.parent, None
@@ -240,12 +249,21 @@ class ReachTracer:
 
     @staticmethod
     def _seen_at(
-        values: list[cst.BaseExpression], scope: FunctionModel, at: tuple[int, int] | None
+        values: list[cst.BaseExpression],
+        scope: FunctionModel,
+        at: ValuePlace | None,
+        augmented: frozenset[int] = frozenset(),
     ) -> tuple[list[_Item], bool]:
+        """The values a read at ``at`` sees (see ``values``). A value assigned in the
+        other arm of an ``if`` the read is in (outside loops) is never seen; an augmented
+        one (``loss /= k``: ``augmented`` holds their ids) adds to what the name held
+        before it, which the read sees too."""
         order = scope.value_order
         placed = sorted(
-            ((order.get(id(value), (0, 0)), value) for value in values), key=lambda p: p[0][0]
+            ((order.get(id(value), _NOWHERE), value) for value in values), key=lambda p: p[0][0]
         )
+        if at is not None and at[2]:
+            placed = [pair for pair in placed if not _other_arm(pair[0][2], at[2])]
         chosen = placed
         exact = at is None
         if at is not None:
@@ -253,7 +271,11 @@ class ReachTracer:
             if before:
                 chosen, exact = [before[-1]], True
                 for pair in reversed(before[:-1]):
-                    if chosen[-1][0][1] <= at[1]:
+                    latest = chosen[-1]
+                    if id(latest[1]) in augmented:
+                        chosen.append(pair)  # the value it adds to
+                        continue
+                    if latest[0][1] <= at[1]:
                         break  # the latest ran whenever the read did
                     chosen.append(pair)
                     exact = False
@@ -310,7 +332,24 @@ class ReachTracer:
         if name in self.model.imports:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
         modules.add(name)  # ``model(x)``, ``criterion(out, y)``
-        return self._instance(name, scope)
+        if self._instance(name, scope):
+            return True
+        if scope is self._traced and name in scope.params:
+            # the function's parameter: known where a call binds it to an object
+            self._called_params.add(name)
+            return True
+        return False
+
+    def built(self, key: str, scope: FunctionModel) -> bool:
+        """Whether ``key`` holds an object ``scope``'s file builds (``_instance``)."""
+        return self._instance(key, scope)
+
+    def data(self, key: str, scope: FunctionModel) -> bool:
+        """Whether ``key``, read in ``scope``, is plain data: a constant, or a name
+        nothing assigns that is no parameter (a loop target, an import, a global)."""
+        if key in ("True", "False", "None"):
+            return True
+        return "." not in key and self.values(key, scope) is None and self._leaf_known(key, scope)
 
     def _instance(self, key: str, scope: FunctionModel | None) -> bool:
         """Whether ``key`` holds an object this file builds (``Net()``, ``nn.MSELoss()``,
@@ -350,6 +389,16 @@ class ReachTracer:
                     if source not in seen:
                         seen.add(source)
                         pending.append((source, value_scope or scope, depth + 1))
+
+
+_NOWHERE: ValuePlace = (0, 0, ())
+
+
+def _other_arm(arms: tuple[tuple[int, int], ...], read: tuple[tuple[int, int], ...]) -> bool:
+    """Whether ``arms`` (where a value is assigned) and ``read`` (where it is read) take
+    different arms of one ``if``."""
+    taken = dict(read)
+    return any(taken.get(node, arm) != arm for node, arm in arms)
 
 
 def _children(item: _Item) -> list[_Item]:

@@ -340,7 +340,47 @@ class Resolver:
                 if source is not None:
                     held = self.holds(source, function, depth + 1)
                     return Holds(held.kind, key, held.tie, held.class_name)
+        callee = self.function_named(name, function) if type(value.func) is cst.Name else None
+        if callee is not None:
+            return self._returned(value, callee, index, key, function, depth)
         return Holds(None, key)
+
+    def _returned(
+        self,
+        call: cst.Call,
+        callee: FunctionModel,
+        index: int,
+        key: str,
+        function: FunctionModel,
+        depth: int,
+    ) -> Holds:
+        """Element ``index`` of the tuple a function of this file returns
+        (``model, opt = setup(args)``), what it holds seen from the caller: its tie's
+        modules renamed to the caller's names for the elements they are returned as.
+        Unknown when the function's returns of that length name different things, or
+        when the optimizer steps a module it does not return (the caller cannot name it).
+        """
+        targets = {
+            position: target
+            for target, (position, value) in function.tuple_assignments.items()
+            if value is call
+        }
+        returned = returned_names(callee, len(targets)) if len(targets) > 1 else None
+        if returned is None or returned[index] is None:
+            return Holds(None, key)
+        held = self.holds(returned[index], callee, depth + 1)
+        if held.kind is None:
+            return Holds(None, key)
+        renamed = {name: targets[position] for position, name in enumerate(returned) if name}
+        tie = None
+        if held.tie is not None:
+            groups = [frozenset(renamed[m] for m in group if m in renamed) for group in held.tie]
+            if all(groups):
+                tie = tuple(
+                    frozenset().union(*(self.reach.origins(m, function) for m in group))
+                    for group in groups
+                )
+        return Holds(held.kind, key, tie, held.class_name)
 
     def tie(self, call: cst.Call, function: FunctionModel) -> ModuleGroups | None:
         """Modules whose parameters an optimizer built by ``call`` steps (None: unknown),
@@ -553,6 +593,13 @@ class Resolver:
         callee = self.function_named(name, function) or self._external(name)
         if callee is not None:
             event.callee = callee
+            passed = (*event.args, *(value for _, value in event.kwargs))
+            event.built_args = frozenset(
+                arg for arg in passed if arg is not None and self.reach.built(arg, function)
+            )
+            event.data_args = frozenset(
+                arg for arg in passed if arg is not None and self.reach.data(arg, function)
+            )
             return [event]
         return self._opaque(event, event.callee_name or "", function)
 
@@ -696,6 +743,42 @@ def _synced(event: Event) -> Statement:
     if event.managed and event.kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
         return If(atom=SYNC, negated=False, body=[event], orelse=[])
     return event
+
+
+def returned_names(function: FunctionModel, length: int) -> list[str | None] | None:
+    """The names ``function`` returns as a tuple of ``length`` elements (``return model,
+    opt``), element by element (None: an element that is not a name); None when it has
+    no such return, or returns of that length that name different things."""
+    found: list[str | None] | None = None
+    for value in _return_values(getattr(function.node, "body", None)):
+        if type(value) is not cst.Tuple or len(value.elements) != length:
+            continue
+        if any(type(element) is cst.StarredElement for element in value.elements):
+            return None
+        names = [key_of(element.value) for element in value.elements]
+        if found is not None and names != found:
+            return None
+        found = names
+    return found
+
+
+def _return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
+    """The values of the ``return`` statements in ``node``'s statements, those of nested
+    functions and classes left out."""
+    found: list[cst.BaseExpression] = []
+    pending = [node] if node is not None else []
+    while pending:
+        current = pending.pop()
+        if type(current) is cst.Return:
+            if current.value is not None:
+                found.append(current.value)
+            continue
+        if type(current) in (cst.FunctionDef, cst.ClassDef, cst.Lambda) or isinstance(
+            current, cst.BaseExpression
+        ):
+            continue
+        pending.extend(current.children)
+    return found
 
 
 def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:

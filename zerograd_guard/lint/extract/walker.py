@@ -155,6 +155,10 @@ class _Walker:
         self.order = 0  # source order of assigned values and losses (see ``_place``)
         self.branch_depth = 0  # ``if`` / ``try`` / ``match`` branches around the statement
         self.loop_depth = 0  # loops around the statement, in its function
+        # the ``if`` arms around the statement, as (id of the ``if``, 0 body / 1 else),
+        # outside any loop of its function: code in one arm never sees a value assigned
+        # in the other (in a loop it may, from an earlier iteration)
+        self.arms: tuple[tuple[int, int], ...] = ()
         self.reading = False  # in an expression whose ``.grad`` reads are recorded
         self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
         self.block_key: tuple[int, int] | None = None
@@ -278,7 +282,7 @@ class _Walker:
         """Remember where ``value`` is assigned (or a loss is differentiated): which of a
         name's assignments a later read sees (``parameter_sets``)."""
         self.order += 1
-        self.function.value_order[id(value)] = (self.order, self.branch_depth)
+        self.function.value_order[id(value)] = (self.order, self.branch_depth, self.arms)
 
     def record_assignment(self, key: str, value: cst.BaseExpression) -> None:
         self._place(value)
@@ -419,12 +423,18 @@ class _Walker:
         self._narrow(node.test)
         saved = self.block_key
         self.branch_depth += 1
+        arms = self.arms
+        if not self.loop_depth:
+            self.arms = (*arms, (id(node), 0))
         body = self.suite(node.body)
         orelse: list[Statement] = []
+        if not self.loop_depth:
+            self.arms = (*arms, (id(node), 1))
         if type(node.orelse) is cst.If:
             self.if_(node.orelse, orelse)
         elif type(node.orelse) is cst.Else:
             orelse = self.suite(node.orelse.body)
+        self.arms = arms
         self.branch_depth -= 1
         self.block_key = saved
         if not body and not orelse:
@@ -582,10 +592,11 @@ class _Walker:
             self.function, self.managed, self.block_key, self.statement, self._in_class_body
         )  # fmt: skip
         self.function, self.managed, self._in_class_body = model, 0, False
-        depths = (self.branch_depth, self.no_grad, self.loop_depth)
+        depths = (self.branch_depth, self.no_grad, self.loop_depth, self.arms)
         self.branch_depth = self.no_grad = self.loop_depth = 0
+        self.arms = ()
         model.body = self.suite(node.body)
-        self.branch_depth, self.no_grad, self.loop_depth = depths
+        self.branch_depth, self.no_grad, self.loop_depth, self.arms = depths
         self.function, self.managed, self.block_key, self.statement, self._in_class_body = saved
         _finalize(model)
 

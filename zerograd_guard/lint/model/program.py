@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.model.events import Event, Statement
 
 
+ValuePlace = tuple[int, int, tuple[tuple[int, int], ...]]
+"""Where a value is assigned or read: source order, branch depth, enclosing ``if`` arms."""
+
 ModuleGroups = tuple[frozenset[str], ...]
 """The modules an optimizer steps: one group per module its constructor names, holding
 that module and the other names its parameters go by (``model`` and ``DDP(model)``)."""
@@ -52,8 +55,9 @@ class FunctionModel:
     augmented: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     cut_values: set[int] = field(default_factory=set)
     loop_targets: set[str] = field(default_factory=set)
-    # id of an assigned value (or a differentiated loss) -> (source order, branch depth)
-    value_order: dict[int, tuple[int, int]] = field(default_factory=dict)
+    # id of an assigned value (or a differentiated loss) -> (source order, branch depth,
+    # the ``if`` arms around it outside loops: ``extract.walker``'s ``arms``)
+    value_order: dict[int, ValuePlace] = field(default_factory=dict)
     annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
     returns_value: bool = False
     has_loop: bool = False
