@@ -77,10 +77,6 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {
     ),
     "td3_fujimoto.py::delete@133": "TD3.train is called once per update from main.py, not here",
     "td3_fujimoto.py::delete@144": "TD3.train is called once per update from main.py, not here",
-    "timm_test_optim.py::delete@71": (
-        "the closure is bound with functools.partial before it is passed to optimizer.step, "
-        "so it is not recognised as the step's closure"
-    ),
 }
 
 

@@ -496,6 +496,43 @@ class Resolver:
             return self._call(event, function)
         return [event]
 
+    def _partial_closure(self, step: Event, name: str, function: FunctionModel) -> None:
+        """``fn = functools.partial(f, a, b=c)`` then ``optimizer.step(fn)``: the closure is
+        ``f`` (a function of this file) with those arguments bound, when ``fn`` is assigned
+        that once and nothing else."""
+        scope: FunctionModel | None = function
+        while scope is not None and name not in scope.assignments:
+            if name in scope.params or name in scope.tuple_assignments:
+                return
+            scope = scope.parent
+        if scope is None or len(scope.assignments[name]) != 1:
+            return
+        value = scope.assignments[name][0]
+        if type(value) is not cst.Call or not self._is_partial(value.func):
+            return
+        positional = [arg.value for arg in value.args if arg.keyword is None and not arg.star]
+        if not positional or type(positional[0]) is not cst.Name:
+            return
+        if any(arg.star for arg in value.args):
+            return  # ``*args`` / ``**kwargs``: what is bound is not known
+        target = self.function_named(positional[0].value, scope)
+        if target is None:
+            return
+        step.closure_model = target
+        step.closure_args = tuple(key_of(arg) for arg in positional[1:])
+        step.closure_kwargs = tuple(
+            (arg.keyword.value, key_of(arg.value)) for arg in value.args if arg.keyword is not None
+        )
+
+    def _is_partial(self, func: cst.BaseExpression) -> bool:
+        dotted = key_of(func)
+        if dotted is None:
+            return False
+        head, _, rest = dotted.partition(".")
+        origin = self.model.imports.get(head)
+        full = f"{origin}.{rest}" if origin and rest else origin or dotted
+        return full == "functools.partial"
+
     def _rebuilt(self, event: Event, function: FunctionModel) -> list[Event]:
         """An optimizer built again in a loop over the same modules: the gradients its
         parameters hold stay (no event); over modules the function may also rebuild, or
@@ -556,6 +593,8 @@ class Resolver:
                 step = self._as(event, EventKind.STEP, (held.canonical,))
                 if event.closure is not None:
                     step.closure_model = self.function_named(event.closure, function)
+                    if step.closure_model is None:
+                        self._partial_closure(step, event.closure, function)
                 return [step]
             if held.kind == ENGINE:
                 step = self._as(event, EventKind.STEP, (ALL,))

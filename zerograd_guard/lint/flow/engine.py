@@ -968,7 +968,15 @@ class FlowEngine:
         if callee in self.stack or len(self.stack) > MAX_CALL_DEPTH:
             return {self._havoc(state, (ALL,)) for state in states}
         if closure:
-            inner = _Frame(callee, frame.env, frame.self_prefix, frame.tag, frame.self_class)
+            env = frame.env
+            if event.closure_args or event.closure_kwargs:  # ``functools.partial(f, ...)``
+                env = dict(frame.env)
+                params = callee.params
+                bound = [*zip(params, event.closure_args, strict=False), *event.closure_kwargs]
+                for param, arg in bound:
+                    if param in params and arg is not None:
+                        env[param] = frame.map(arg)
+            inner = _Frame(callee, env, frame.self_prefix, frame.tag, frame.self_class)
         else:
             inner = self._bind(callee, event, frame)
         shares_names = closure or _encloses(frame.function, callee)

@@ -75,6 +75,10 @@ class Event:
     callee_name: str | None = None
     closure: str | None = None  # name passed as ``step(closure)``
     closure_model: FunctionModel | None = field(default=None, repr=False)
+    # a closure made by ``functools.partial(f, *args, **kwargs)``: the arguments it binds
+    # to ``closure_model``'s parameters (keys in the step's function)
+    closure_args: tuple[str | None, ...] = ()
+    closure_kwargs: tuple[tuple[str, str | None], ...] = ()
     loss: cst.BaseExpression | None = field(default=None, repr=False)  # BACKWARD: the loss
     reach: Reach | None = field(default=None, repr=False)  # BACKWARD: what the loss reaches
     names: frozenset[str] = frozenset()  # KILL: names assigned
