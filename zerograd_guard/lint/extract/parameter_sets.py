@@ -255,15 +255,16 @@ class ReachTracer:
         augmented: frozenset[int] = frozenset(),
     ) -> tuple[list[_Item], bool]:
         """The values a read at ``at`` sees (see ``values``). A value assigned in the
-        other arm of an ``if`` the read is in (outside loops) is never seen; an augmented
-        one (``loss /= k``: ``augmented`` holds their ids) adds to what the name held
-        before it, which the read sees too."""
+        other arm of an ``if`` the read is in is not seen, unless a loop runs both (from
+        an earlier iteration); then it does not hide the values before it either. An
+        augmented one (``loss /= k``: ``augmented`` holds their ids) adds to what the name
+        held before it, which the read sees too."""
         order = scope.value_order
         placed = sorted(
             ((order.get(id(value), _NOWHERE), value) for value in values), key=lambda p: p[0][0]
         )
         if at is not None and at[2]:
-            placed = [pair for pair in placed if not _other_arm(pair[0][2], at[2])]
+            placed = [pair for pair in placed if not _other_arm(pair[0][2], at[2], False)]
         chosen = placed
         exact = at is None
         if at is not None:
@@ -275,7 +276,7 @@ class ReachTracer:
                     if id(latest[1]) in augmented:
                         chosen.append(pair)  # the value it adds to
                         continue
-                    if latest[0][1] <= at[1]:
+                    if latest[0][1] <= at[1] and not _other_arm(latest[0][2], at[2], True):
                         break  # the latest ran whenever the read did
                     chosen.append(pair)
                     exact = False
@@ -394,11 +395,13 @@ class ReachTracer:
 _NOWHERE: ValuePlace = (0, 0, ())
 
 
-def _other_arm(arms: tuple[tuple[int, int], ...], read: tuple[tuple[int, int], ...]) -> bool:
+def _other_arm(
+    arms: tuple[tuple[int, int, bool], ...], read: tuple[tuple[int, int, bool], ...], in_loop: bool
+) -> bool:
     """Whether ``arms`` (where a value is assigned) and ``read`` (where it is read) take
-    different arms of one ``if``."""
-    taken = dict(read)
-    return any(taken.get(node, arm) != arm for node, arm in arms)
+    different arms of one ``if`` that is (``in_loop``) or is not in a loop."""
+    taken = {node: arm for node, arm, _ in read}
+    return any(looped == in_loop and taken.get(node, arm) != arm for node, arm, looped in arms)
 
 
 def _children(item: _Item) -> list[_Item]:

@@ -155,10 +155,10 @@ class _Walker:
         self.order = 0  # source order of assigned values and losses (see ``_place``)
         self.branch_depth = 0  # ``if`` / ``try`` / ``match`` branches around the statement
         self.loop_depth = 0  # loops around the statement, in its function
-        # the ``if`` arms around the statement, as (id of the ``if``, 0 body / 1 else),
-        # outside any loop of its function: code in one arm never sees a value assigned
-        # in the other (in a loop it may, from an earlier iteration)
-        self.arms: tuple[tuple[int, int], ...] = ()
+        # the ``if`` arms around the statement in its function: (id of the ``if``, 0 body
+        # / 1 else, whether the ``if`` is in a loop). Code in one arm never sees a value
+        # assigned in the other, except from an earlier iteration of a loop around both
+        self.arms: tuple[tuple[int, int, bool], ...] = ()
         self.reading = False  # in an expression whose ``.grad`` reads are recorded
         self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
         self.block_key: tuple[int, int] | None = None
@@ -424,12 +424,11 @@ class _Walker:
         saved = self.block_key
         self.branch_depth += 1
         arms = self.arms
-        if not self.loop_depth:
-            self.arms = (*arms, (id(node), 0))
+        in_loop = self.loop_depth > 0
+        self.arms = (*arms, (id(node), 0, in_loop))
         body = self.suite(node.body)
         orelse: list[Statement] = []
-        if not self.loop_depth:
-            self.arms = (*arms, (id(node), 1))
+        self.arms = (*arms, (id(node), 1, in_loop))
         if type(node.orelse) is cst.If:
             self.if_(node.orelse, orelse)
         elif type(node.orelse) is cst.Else:

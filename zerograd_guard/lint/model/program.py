@@ -11,8 +11,9 @@ if TYPE_CHECKING:
     from zerograd_guard.lint.model.events import Event, Statement
 
 
-ValuePlace = tuple[int, int, tuple[tuple[int, int], ...]]
-"""Where a value is assigned or read: source order, branch depth, enclosing ``if`` arms."""
+ValuePlace = tuple[int, int, tuple[tuple[int, int, bool], ...]]
+"""Where a value is assigned or read: source order, branch depth, and the ``if`` arms
+around it (id of the ``if``, which arm, whether the ``if`` is in a loop)."""
 
 ModuleGroups = tuple[frozenset[str], ...]
 """The modules an optimizer steps: one group per module its constructor names, holding
@@ -56,7 +57,7 @@ class FunctionModel:
     cut_values: set[int] = field(default_factory=set)
     loop_targets: set[str] = field(default_factory=set)
     # id of an assigned value (or a differentiated loss) -> (source order, branch depth,
-    # the ``if`` arms around it outside loops: ``extract.walker``'s ``arms``)
+    # the ``if`` arms around it: ``extract.walker``'s ``arms``)
     value_order: dict[int, ValuePlace] = field(default_factory=dict)
     annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
     returns_value: bool = False

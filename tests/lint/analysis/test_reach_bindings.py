@@ -1,0 +1,173 @@
+"""What a backward's loss reaches (``extract.parameter_sets``): the values a read sees,
+and the parameters an answer waits on until a call binds them."""
+
+from __future__ import annotations
+
+import textwrap
+
+from zerograd_guard.lint.analyze import parse_for_analysis
+from zerograd_guard.lint.extract import build_model, resolve_module
+from zerograd_guard.lint.extract.resolve import returned_names
+from zerograd_guard.lint.model.events import EventKind, Reach, events_of
+from zerograd_guard.lint.options import DEFAULT_OPTIONS
+
+# an optimizer with known parameters (a step resolves it): reaches are computed only then
+HEADER = (
+    "import torch\nnet = Net()\nopt = torch.optim.SGD(net.parameters())\n"
+    "def _stepped():\n    opt.step()\n"
+)
+
+
+def _model(source: str):
+    model = build_model(parse_for_analysis(HEADER + textwrap.dedent(source)), DEFAULT_OPTIONS)
+    resolve_module(model, DEFAULT_OPTIONS)
+    return model
+
+
+def _reaches(source: str) -> list[Reach]:
+    model = _model(source)
+    return [
+        event.reach
+        for function in model.functions
+        for event in events_of(function.body)
+        if event.kind == EventKind.BACKWARD
+    ]
+
+
+def test_a_loss_from_a_called_and_read_parameter_waits_on_both() -> None:
+    (reach,) = _reaches(
+        """
+        def step(model, x, y):
+            loss = criterion(model(x), y)
+            loss.backward()
+        criterion = torch.nn.MSELoss()
+        """
+    )
+    assert not reach.complete
+    assert reach.called_params == {"model"}
+    assert reach.read_params == {"x", "y"}
+
+
+def test_another_incomplete_leaf_waits_on_nothing() -> None:
+    (reach,) = _reaches(
+        """
+        def step(model, x):
+            loss = model(x) + unknown_call(x)
+            loss.backward()
+        """
+    )
+    assert not reach.complete
+    assert reach.called_params == reach.read_params == frozenset()
+
+
+def test_an_augmented_assignment_keeps_what_the_name_held() -> None:
+    (reach,) = _reaches(
+        """
+        def train(loader):
+            for x in loader:
+                loss = net(x).sum()
+                loss /= 2
+                loss.backward()
+        """
+    )
+    assert reach.complete
+    assert "net" in reach.modules
+
+
+def test_a_read_never_sees_the_other_arm_outside_loops() -> None:
+    first, second = _reaches(
+        """
+        def step(model, x, settings, plain):
+            loss = model(x).sum()
+            if plain:
+                loss /= settings.steps
+                loss.backward()
+            else:
+                loss.backward()
+        """
+    )
+    # ``settings.steps`` waits on ``settings`` (an attribute of plain data is data)
+    assert first.read_params == {"x", "settings"}
+    assert second.called_params == {"model"}
+    assert second.read_params == {"x"}
+
+
+def test_in_a_loop_the_other_arm_of_an_earlier_iteration_is_seen() -> None:
+    (reach,) = _reaches(
+        """
+        def train(loader):
+            loss = net(0).sum()
+            for i, x in enumerate(loader):
+                if i % 2:
+                    loss = other(x).sum()
+                else:
+                    loss.backward()
+        other = Other()
+        """
+    )
+    assert {"net", "other"} <= reach.modules
+
+
+def _function(source: str, name: str):
+    return next(f for f in _model(source).functions if f.name == name)
+
+
+def test_returned_names_of_the_assignments_length() -> None:
+    function = _function(
+        """
+        def setup(flag):
+            if flag:
+                return a, b, c
+            return a, b
+        """,
+        "setup",
+    )
+    assert returned_names(function, 2) == ["a", "b"]
+    assert returned_names(function, 3) == ["a", "b", "c"]
+    assert returned_names(function, 4) is None
+
+
+def test_returns_naming_different_things_are_unknown() -> None:
+    function = _function(
+        """
+        def setup(flag):
+            if flag:
+                return a, b
+            return b, a
+        """,
+        "setup",
+    )
+    assert returned_names(function, 2) is None
+
+
+def test_nested_functions_and_starred_elements() -> None:
+    function = _function(
+        """
+        def setup(rest):
+            def inner():
+                return x, y
+            return (a, *rest)
+        """,
+        "setup",
+    )
+    assert returned_names(function, 2) is None
+
+
+def test_an_optimizer_over_a_module_not_returned_is_unknown() -> None:
+    model = _model(
+        """
+        def build():
+            g = G()
+            d = D()
+            opt_g = torch.optim.Adam(g.parameters())
+            opt_d = torch.optim.Adam(d.parameters())
+            return d, opt_g, opt_d
+
+        def train():
+            disc, gen_opt, disc_opt = build()
+            gen_opt.step()
+            disc_opt.step()
+        """
+    )
+    assert model.ties["disc_opt"] == {"disc"}
+    assert model.ties.get("gen_opt") is None
