@@ -55,3 +55,23 @@ def bound_from_unpacked_arguments(loader, extra):
     for x, y in loader:
         fn = functools.partial(closure_base, *extra)
         lbfgs.step(fn)
+
+
+def closure():
+    # a module-level closure of the same name as a local partial below
+    return criterion(Net()(torch.randn(4, 2)), torch.randn(4, 1))
+
+
+def uncleared_shadowing_base(model, x, y):
+    loss = criterion(model(x), y)
+    loss.backward()  # expect: ZG101
+    return loss
+
+
+def local_partial_shadows_a_module_function(loader):
+    # the nearest binding of ``closure`` is the local partial, not the function above
+    net = Net()
+    lbfgs = torch.optim.LBFGS(net.parameters())
+    for x, y in loader:
+        closure = functools.partial(uncleared_shadowing_base, net, x, y)
+        lbfgs.step(closure)

@@ -49,6 +49,8 @@ BUILTIN_FUNCTIONS = frozenset(
         "zip", "range", "enumerate", "reversed", "sorted", "map", "dict", "isinstance",
     }
 )  # fmt: skip
+# Iterators over their arguments' items (plain data in, plain data out).
+PLAIN_ITERATORS = frozenset({"enumerate", "zip", "range", "tqdm", "iter", "reversed", "sorted"})
 # Methods that return their receiver (or a moved view of its parameters).
 MOVES = frozenset(
     {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
@@ -241,7 +243,10 @@ class ReachTracer:
             if key in scope.tuple_assignments:
                 values.append(scope.tuple_assignments[key][1])
             if values:
-                return self._seen_at(values, scope, at, frozenset(map(id, added)))
+                # a value of a plain local name lives for one call: one assigned in the
+                # other arm of an ``if`` was not assigned in this call
+                local = "." not in key and "[" not in key and key not in scope.shared_names
+                return self._seen_at(values, scope, at, frozenset(map(id, added)), local)
             if key in scope.params:
                 return None
             scope, at = scope.parent, None
@@ -253,17 +258,19 @@ class ReachTracer:
         scope: FunctionModel,
         at: ValuePlace | None,
         augmented: frozenset[int] = frozenset(),
+        local: bool = False,
     ) -> tuple[list[_Item], bool]:
-        """The values a read at ``at`` sees (see ``values``). A value assigned in the
-        other arm of an ``if`` the read is in is not seen, unless a loop runs both (from
-        an earlier iteration); then it does not hide the values before it either. An
+        """The values a read at ``at`` sees (see ``values``). A value of a ``local``
+        name assigned in the other arm of an ``if`` the read is in is not seen, unless a
+        loop runs both (from an earlier iteration); such a value never hides the values
+        before it (it may not have run). An
         augmented one (``loss /= k``: ``augmented`` holds their ids) adds to what the name
         held before it, which the read sees too."""
         order = scope.value_order
         placed = sorted(
             ((order.get(id(value), _NOWHERE), value) for value in values), key=lambda p: p[0][0]
         )
-        if at is not None and at[2]:
+        if local and at is not None and at[2]:
             placed = [pair for pair in placed if not _other_arm(pair[0][2], at[2], False)]
         chosen = placed
         exact = at is None
@@ -276,7 +283,7 @@ class ReachTracer:
                     if id(latest[1]) in augmented:
                         chosen.append(pair)  # the value it adds to
                         continue
-                    if latest[0][1] <= at[1] and not _other_arm(latest[0][2], at[2], True):
+                    if latest[0][1] <= at[1] and not _other_arm(latest[0][2], at[2], None):
                         break  # the latest ran whenever the read did
                     chosen.append(pair)
                     exact = False
@@ -341,16 +348,97 @@ class ReachTracer:
             return True
         return False
 
-    def built(self, key: str, scope: FunctionModel) -> bool:
-        """Whether ``key`` holds an object ``scope``'s file builds (``_instance``)."""
-        return self._instance(key, scope)
+    def built(self, key: str, scope: FunctionModel, depth: int = 0) -> bool:
+        """Whether ``key`` holds a module with parameters of its own only, so that calling
+        it writes those alone: a new object (a class built from constants and plain data,
+        ``Net()``, ``nn.Linear(4, 2)``) or a copy (``copy.deepcopy(model)``), perhaps
+        moved (``.to(device)``), or its element of ``accelerator.prepare(...)``. Not one
+        that may hold or alias other modules (``nn.Sequential(enc, head)``,
+        ``accelerator.unwrap_model(m)``, ``nets.get(k)``, a factory's result, ``DDP(m)``):
+        positive knowledge only, as the answer it completes says what a backward misses."""
+        if depth > MAX_ORIGIN_DEPTH or "[" in key:
+            return False
+        current: FunctionModel | None = scope
+        while current is not None:
+            if key in current.augmented:
+                return False
+            values = current.assignments.get(key)
+            if values:
+                return all(self._new_module(value, current, depth) for value in values)
+            if key in current.tuple_assignments:
+                index, value = current.tuple_assignments[key]
+                if type(value) is not cst.Call or callee_name(value.func) != "prepare":
+                    return False
+                positional = [arg.value for arg in value.args if arg.keyword is None]
+                source = key_of(positional[index]) if index < len(positional) else None
+                return source is not None and self.built(source, current, depth + 1)
+            if key in current.params:
+                return False
+            current = current.parent
+        return False
 
-    def data(self, key: str, scope: FunctionModel) -> bool:
-        """Whether ``key``, read in ``scope``, is plain data: a constant, or a name
-        nothing assigns that is no parameter (a loop target, an import, a global)."""
+    def _new_module(self, value: cst.BaseExpression, scope: FunctionModel, depth: int) -> bool:
+        key = key_of(value)
+        if key is not None:
+            return self.built(key, scope, depth + 1)  # an alias
+        if type(value) is not cst.Call:
+            return False
+        name = callee_name(value.func) or ""
+        if name in COPIES:
+            return True
+        if name in MOVES and type(value.func) is cst.Attribute:
+            return self._new_module(value.func.value, scope, depth + 1)
+        if not (name[:1].isupper() or local_class(name, scope) is not None):
+            return False
+        return all(self._inert(arg.value, scope) for arg in value.args)
+
+    def _inert(self, value: cst.BaseExpression, scope: FunctionModel) -> bool:
+        """A constructor argument that can hand the new object no module."""
+        if type(value) in CONSTANTS or type(value) is cst.UnaryOperation:
+            return True
+        key = key_of(value)
+        return key is not None and self.data(key, scope)
+
+    def data(self, key: str, scope: FunctionModel, depth: int = 0) -> bool:
+        """Whether ``key``, read in ``scope``, is plain data: a constant, a name nothing
+        assigns that is no parameter (an import, a global the file does not define), or a
+        target of loops over plain iterables (a data loader, ``enumerate(loader)``): not
+        one over a module's output (``for feats in encoder(x)``)."""
         if key in ("True", "False", "None"):
             return True
-        return "." not in key and self.values(key, scope) is None and self._leaf_known(key, scope)
+        if "." in key or "[" in key or depth > MAX_ORIGIN_DEPTH or self.values(key, scope):
+            return False
+        current: FunctionModel | None = scope
+        while current is not None:
+            if key in current.params:
+                return False
+            if key in current.loop_targets:
+                sources = current.loop_sources.get(key, [])
+                return bool(sources) and all(
+                    self._plain_iterable(source, current, depth) for source in sources
+                )
+            current = current.parent
+        return True
+
+    def _plain_iterable(self, value: cst.BaseExpression, scope: FunctionModel, depth: int) -> bool:
+        """An iterable of data: a name or attribute nothing in the file assigns (a
+        parameter, an import, ``self.loader``), a target of a loop over such, or
+        ``enumerate`` / ``zip`` / ``range`` / ``tqdm`` / ``iter`` of these."""
+        if type(value) in CONSTANTS:
+            return True
+        key = key_of(value)
+        if key is not None:
+            if self.values(key, scope) is not None:
+                return False  # assigned in the file: it may hold a module's outputs
+            head = key.split(".", 1)[0]
+            if any(head in current.loop_targets for current in _scopes(scope)):
+                return self.data(head, scope, depth + 1)
+            return True
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return False
+        if value.func.value not in PLAIN_ITERATORS:
+            return False
+        return all(self._plain_iterable(arg.value, scope, depth + 1) for arg in value.args)
 
     def _instance(self, key: str, scope: FunctionModel | None) -> bool:
         """Whether ``key`` holds an object this file builds (``Net()``, ``nn.MSELoss()``,
@@ -396,12 +484,22 @@ _NOWHERE: ValuePlace = (0, 0, ())
 
 
 def _other_arm(
-    arms: tuple[tuple[int, int, bool], ...], read: tuple[tuple[int, int, bool], ...], in_loop: bool
+    arms: tuple[tuple[int, int, bool], ...],
+    read: tuple[tuple[int, int, bool], ...],
+    in_loop: bool | None,
 ) -> bool:
     """Whether ``arms`` (where a value is assigned) and ``read`` (where it is read) take
-    different arms of one ``if`` that is (``in_loop``) or is not in a loop."""
+    different arms of one ``if`` that is (``in_loop``) or is not in a loop (None: either)."""
     taken = {node: arm for node, arm, _ in read}
-    return any(looped == in_loop and taken.get(node, arm) != arm for node, arm, looped in arms)
+    return any(
+        in_loop in (None, looped) and taken.get(node, arm) != arm for node, arm, looped in arms
+    )
+
+
+def _scopes(scope: FunctionModel | None) -> Iterator[FunctionModel]:
+    while scope is not None:
+        yield scope
+        scope = scope.parent
 
 
 def _children(item: _Item) -> list[_Item]:

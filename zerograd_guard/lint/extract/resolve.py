@@ -496,25 +496,41 @@ class Resolver:
             return self._call(event, function)
         return [event]
 
-    def _partial_closure(self, step: Event, name: str, function: FunctionModel) -> None:
-        """``fn = functools.partial(f, a, b=c)`` then ``optimizer.step(fn)``: the closure is
-        ``f`` (a function of this file) with those arguments bound, when ``fn`` is assigned
-        that once and nothing else."""
+    def _closure(self, step: Event, name: str, function: FunctionModel) -> None:
+        """The function ``step(name)`` runs as its closure: the nearest scope that binds
+        ``name`` decides. A function defined there is the closure; a variable there is one
+        only as ``name = functools.partial(f, a, b=c)`` (``f`` a function of this file,
+        those arguments bound), assigned that once and nothing else; anything else
+        leaves the closure unknown."""
         scope: FunctionModel | None = function
-        while scope is not None and name not in scope.assignments:
-            if name in scope.params or name in scope.tuple_assignments:
+        while scope is not None:
+            assigned = (
+                name in scope.assignments
+                or name in scope.tuple_assignments
+                or name in scope.params
+                or name in scope.loop_targets
+            )
+            if name in scope.nested:
+                if not assigned:
+                    step.closure_model = scope.nested[name]
+                return
+            if assigned:
+                self._partial_closure(step, name, scope)
                 return
             scope = scope.parent
-        if scope is None or len(scope.assignments[name]) != 1:
+
+    def _partial_closure(self, step: Event, name: str, scope: FunctionModel) -> None:
+        values = scope.assignments.get(name, [])
+        if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
             return
-        value = scope.assignments[name][0]
+        value = values[0]
         if type(value) is not cst.Call or not self._is_partial(value.func):
-            return
-        positional = [arg.value for arg in value.args if arg.keyword is None and not arg.star]
-        if not positional or type(positional[0]) is not cst.Name:
             return
         if any(arg.star for arg in value.args):
             return  # ``*args`` / ``**kwargs``: what is bound is not known
+        positional = [arg.value for arg in value.args if arg.keyword is None]
+        if not positional or type(positional[0]) is not cst.Name:
+            return
         target = self.function_named(positional[0].value, scope)
         if target is None:
             return
@@ -592,9 +608,7 @@ class Resolver:
                 self._optimizer(receiver, function)
                 step = self._as(event, EventKind.STEP, (held.canonical,))
                 if event.closure is not None:
-                    step.closure_model = self.function_named(event.closure, function)
-                    if step.closure_model is None:
-                        self._partial_closure(step, event.closure, function)
+                    self._closure(step, event.closure, function)
                 return [step]
             if held.kind == ENGINE:
                 step = self._as(event, EventKind.STEP, (ALL,))

@@ -258,6 +258,8 @@ class _Walker:
             out.append(Jump("return", node, _raised_name(node)))
         elif type(node) in (cst.Import, cst.ImportFrom):
             self.import_(node)
+        elif type(node) in (cst.Global, cst.Nonlocal):
+            self.function.shared_names.update(item.name.value for item in node.names)
 
     def import_(self, node: cst.Import | cst.ImportFrom) -> None:
         if type(node) is cst.Import:
@@ -490,6 +492,8 @@ class _Walker:
         self.expr(node.iter, out)
         targets = frozenset(_target_names(node.target))
         self.function.loop_targets |= targets
+        for target in targets:
+            self.function.loop_sources.setdefault(target, []).append(node.iter)
         iterates_parameters = _iterates_parameters(node.iter)
         if iterates_parameters:
             self.parameter_owners.append(_parameters_owner(node.iter))
