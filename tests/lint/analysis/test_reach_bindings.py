@@ -171,3 +171,31 @@ def test_an_optimizer_over_a_module_not_returned_is_unknown() -> None:
     )
     assert model.ties["disc_opt"] == {"disc"}
     assert model.ties.get("gen_opt") is None
+
+
+def test_a_global_module_counts_only_where_both_functions_read_the_global() -> None:
+    model = _model(
+        """
+        gen = G()
+        disc = D()
+
+        def make():
+            opt_g = torch.optim.Adam(gen.parameters())
+            opt_d = torch.optim.Adam(disc.parameters())
+            return opt_g, opt_d
+
+        def train():
+            go, do = make()
+            go.step()
+            do.step()
+
+        def shadowed():
+            disc = Other()
+            go2, do2 = make()
+            go2.step()
+            do2.step()
+        """
+    )
+    assert model.ties["do"] == {"disc"}
+    assert model.ties["go2"] == {"gen"}
+    assert model.ties.get("do2") is None  # ``disc`` here is another module

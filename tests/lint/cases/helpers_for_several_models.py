@@ -102,3 +102,28 @@ def helper_handed_a_computed_tensor(loader, encoder):
         step_model(model, x, y)
         opt.step()
         step_model(copied, x, encoder(y), plain=False)
+
+
+globalG = Generator()
+globalD = Discriminator()
+
+
+def make_global_optimizers():
+    opt_g = torch.optim.Adam(globalG.parameters())
+    opt_d = torch.optim.Adam(globalD.parameters())
+    return opt_g, opt_d
+
+
+def gan_of_global_models_cleared_after_steps(loader):
+    # the helper returns only the optimizers; the models are the module's, named alike
+    opt_g, opt_d = make_global_optimizers()
+    for real in loader:
+        fake = globalG(torch.randn(8, 100))
+        loss_d = globalD(real).mean() - globalD(fake.detach()).mean()
+        loss_d.backward()
+        opt_d.step()
+        opt_d.zero_grad()
+        opt_g.zero_grad()
+        loss_g = -globalD(fake).mean()
+        loss_g.backward()  # expect: ZG104
+        opt_g.step()

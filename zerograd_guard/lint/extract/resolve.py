@@ -372,6 +372,10 @@ class Resolver:
         if held.kind is None:
             return Holds(None, key)
         renamed = {name: targets[position] for position, name in enumerate(returned) if name}
+        for group in held.tie or ():
+            for module in group:
+                if module not in renamed and self._same_global(module, callee, function):
+                    renamed[module] = module  # a module-level model both functions read
         tie = None
         if held.tie is not None:
             groups = [frozenset(renamed[m] for m in group if m in renamed) for group in held.tie]
@@ -381,6 +385,27 @@ class Resolver:
                     for group in groups
                 )
         return Holds(held.kind, key, tie, held.class_name)
+
+    def _same_global(self, name: str, *functions: FunctionModel) -> bool:
+        """Whether ``name`` is a module-level variable that each of ``functions`` reads as
+        that global (no local binding of it in the function or an enclosing one)."""
+        body = self.model.body
+        if "." in name or (name not in body.assignments and name not in body.tuple_assignments):
+            return False
+        for function in functions:
+            scope: FunctionModel | None = function
+            while scope is not None and scope is not body:
+                if name in scope.shared_names:
+                    break  # ``global name``: the module's variable
+                if (
+                    name in scope.assignments
+                    or name in scope.tuple_assignments
+                    or name in scope.params
+                    or name in scope.loop_targets
+                ):
+                    return False
+                scope = scope.parent
+        return True
 
     def tie(self, call: cst.Call, function: FunctionModel) -> ModuleGroups | None:
         """Modules whose parameters an optimizer built by ``call`` steps (None: unknown),
