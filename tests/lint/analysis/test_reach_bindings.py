@@ -1,5 +1,5 @@
 """What a backward's loss reaches (``extract.parameter_sets``): the values a read sees,
-and the parameters an answer waits on until a call binds them."""
+and optimizers' parameters through a setup helper's returned tuple."""
 
 from __future__ import annotations
 
@@ -34,32 +34,6 @@ def _reaches(source: str) -> list[Reach]:
     ]
 
 
-def test_a_loss_from_a_called_and_read_parameter_waits_on_both() -> None:
-    (reach,) = _reaches(
-        """
-        def step(model, x, y):
-            loss = criterion(model(x), y)
-            loss.backward()
-        criterion = torch.nn.MSELoss()
-        """
-    )
-    assert not reach.complete
-    assert reach.called_params == {"model"}
-    assert reach.read_params == {"x", "y"}
-
-
-def test_another_incomplete_leaf_waits_on_nothing() -> None:
-    (reach,) = _reaches(
-        """
-        def step(model, x):
-            loss = model(x) + unknown_call(x)
-            loss.backward()
-        """
-    )
-    assert not reach.complete
-    assert reach.called_params == reach.read_params == frozenset()
-
-
 def test_an_augmented_assignment_keeps_what_the_name_held() -> None:
     (reach,) = _reaches(
         """
@@ -77,19 +51,35 @@ def test_an_augmented_assignment_keeps_what_the_name_held() -> None:
 def test_a_read_never_sees_the_other_arm_outside_loops() -> None:
     first, second = _reaches(
         """
-        def step(model, x, settings, plain):
-            loss = model(x).sum()
-            if plain:
-                loss /= settings.steps
+        def step(flag):
+            loss = net(batch).sum()
+            if flag:
+                loss = other(batch).sum()
                 loss.backward()
             else:
                 loss.backward()
+        other = Other()
         """
     )
-    # ``settings.steps`` waits on ``settings`` (an attribute of plain data is data)
-    assert first.read_params == {"x", "settings"}
-    assert second.called_params == {"model"}
-    assert second.read_params == {"x"}
+    assert first.complete and "other" in first.modules and "net" not in first.modules
+    assert second.complete and "net" in second.modules and "other" not in second.modules
+
+
+def test_a_global_keeps_the_other_arms_value() -> None:
+    (_, second) = _reaches(
+        """
+        def step(flag):
+            global loss
+            if flag:
+                loss = other(batch).sum()
+                loss.backward()
+            else:
+                loss.backward()
+        loss = net(batch).sum()
+        other = Other()
+        """
+    )
+    assert "other" in second.modules
 
 
 def test_in_a_loop_the_other_arm_of_an_earlier_iteration_is_seen() -> None:

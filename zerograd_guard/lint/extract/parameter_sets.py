@@ -49,8 +49,6 @@ BUILTIN_FUNCTIONS = frozenset(
         "zip", "range", "enumerate", "reversed", "sorted", "map", "dict", "isinstance",
     }
 )  # fmt: skip
-# Iterators over their arguments' items (plain data in, plain data out).
-PLAIN_ITERATORS = frozenset({"enumerate", "zip", "range", "tqdm", "iter", "reversed", "sorted"})
 # Methods that return their receiver (or a moved view of its parameters).
 MOVES = frozenset(
     {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
@@ -139,9 +137,6 @@ class ReachTracer:
     def reach(self, loss: cst.BaseExpression, function: FunctionModel) -> Reach:
         modules: set[str] = set()
         complete = True
-        self._traced = function
-        self._called_params: set[str] = set()
-        self._read_params: set[str] = set()
         seen: set[int] = set()
         stack: list[_Item] = [(loss, function, function.value_order.get(id(loss)))]
         while stack:
@@ -169,10 +164,7 @@ class ReachTracer:
         expanded = set(modules)
         for module in modules:
             expanded |= self._all_origins(module, function)
-        called, read = frozenset(self._called_params), frozenset(self._read_params)
-        if not complete:
-            return Reach(frozenset(expanded), False)
-        return Reach(frozenset(expanded), not (called or read), called, read)
+        return Reach(frozenset(expanded), complete)
 
     def _all_origins(self, module: str, function: FunctionModel) -> frozenset[str]:
         key = (module, id(function))
@@ -194,11 +186,7 @@ class ReachTracer:
         if type(node) is not cst.Name:  # ``out.logits`` / ``outputs[0]``: a read of ``out``
             stack.append((node.value, scope, at))  # type: ignore[attr-defined]
             return True
-        name = node.value  # type: ignore[attr-defined]
-        if scope is self._traced and name in scope.params:
-            self._read_params.add(name)  # the caller's value: known where a call binds it
-            return True
-        return self._leaf_known(name, scope)
+        return self._leaf_known(node.value, scope)  # type: ignore[attr-defined]
 
     def _leaf_known(self, name: str, scope: FunctionModel | None) -> bool:
         """A name nothing in the file assigns: data (a loop target, an import, a global
@@ -263,9 +251,8 @@ class ReachTracer:
         """The values a read at ``at`` sees (see ``values``). A value of a ``local``
         name assigned in the other arm of an ``if`` the read is in is not seen, unless a
         loop runs both (from an earlier iteration); such a value never hides the values
-        before it (it may not have run). An
-        augmented one (``loss /= k``: ``augmented`` holds their ids) adds to what the name
-        held before it, which the read sees too."""
+        before it (it may not have run). An augmented one (``loss /= k``: ``augmented``
+        holds their ids) adds to what the name held before it, which the read sees too."""
         order = scope.value_order
         placed = sorted(
             ((order.get(id(value), _NOWHERE), value) for value in values), key=lambda p: p[0][0]
@@ -340,105 +327,7 @@ class ReachTracer:
         if name in self.model.imports:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
         modules.add(name)  # ``model(x)``, ``criterion(out, y)``
-        if self._instance(name, scope):
-            return True
-        if scope is self._traced and name in scope.params:
-            # the function's parameter: known where a call binds it to an object
-            self._called_params.add(name)
-            return True
-        return False
-
-    def built(self, key: str, scope: FunctionModel, depth: int = 0) -> bool:
-        """Whether ``key`` holds a module with parameters of its own only, so that calling
-        it writes those alone: a new object (a class built from constants and plain data,
-        ``Net()``, ``nn.Linear(4, 2)``) or a copy (``copy.deepcopy(model)``), perhaps
-        moved (``.to(device)``), or its element of ``accelerator.prepare(...)``. Not one
-        that may hold or alias other modules (``nn.Sequential(enc, head)``,
-        ``accelerator.unwrap_model(m)``, ``nets.get(k)``, a factory's result, ``DDP(m)``):
-        positive knowledge only, as the answer it completes says what a backward misses."""
-        if depth > MAX_ORIGIN_DEPTH or "[" in key:
-            return False
-        current: FunctionModel | None = scope
-        while current is not None:
-            if key in current.augmented:
-                return False
-            values = current.assignments.get(key)
-            if values:
-                return all(self._new_module(value, current, depth) for value in values)
-            if key in current.tuple_assignments:
-                index, value = current.tuple_assignments[key]
-                if type(value) is not cst.Call or callee_name(value.func) != "prepare":
-                    return False
-                positional = [arg.value for arg in value.args if arg.keyword is None]
-                source = key_of(positional[index]) if index < len(positional) else None
-                return source is not None and self.built(source, current, depth + 1)
-            if key in current.params:
-                return False
-            current = current.parent
-        return False
-
-    def _new_module(self, value: cst.BaseExpression, scope: FunctionModel, depth: int) -> bool:
-        key = key_of(value)
-        if key is not None:
-            return self.built(key, scope, depth + 1)  # an alias
-        if type(value) is not cst.Call:
-            return False
-        name = callee_name(value.func) or ""
-        if name in COPIES:
-            return True
-        if name in MOVES and type(value.func) is cst.Attribute:
-            return self._new_module(value.func.value, scope, depth + 1)
-        if not (name[:1].isupper() or local_class(name, scope) is not None):
-            return False
-        return all(self._inert(arg.value, scope) for arg in value.args)
-
-    def _inert(self, value: cst.BaseExpression, scope: FunctionModel) -> bool:
-        """A constructor argument that can hand the new object no module."""
-        if type(value) in CONSTANTS or type(value) is cst.UnaryOperation:
-            return True
-        key = key_of(value)
-        return key is not None and self.data(key, scope)
-
-    def data(self, key: str, scope: FunctionModel, depth: int = 0) -> bool:
-        """Whether ``key``, read in ``scope``, is plain data: a constant, a name nothing
-        assigns that is no parameter (an import, a global the file does not define), or a
-        target of loops over plain iterables (a data loader, ``enumerate(loader)``): not
-        one over a module's output (``for feats in encoder(x)``)."""
-        if key in ("True", "False", "None"):
-            return True
-        if "." in key or "[" in key or depth > MAX_ORIGIN_DEPTH or self.values(key, scope):
-            return False
-        current: FunctionModel | None = scope
-        while current is not None:
-            if key in current.params:
-                return False
-            if key in current.loop_targets:
-                sources = current.loop_sources.get(key, [])
-                return bool(sources) and all(
-                    self._plain_iterable(source, current, depth) for source in sources
-                )
-            current = current.parent
-        return True
-
-    def _plain_iterable(self, value: cst.BaseExpression, scope: FunctionModel, depth: int) -> bool:
-        """An iterable of data: a name or attribute nothing in the file assigns (a
-        parameter, an import, ``self.loader``), a target of a loop over such, or
-        ``enumerate`` / ``zip`` / ``range`` / ``tqdm`` / ``iter`` of these."""
-        if type(value) in CONSTANTS:
-            return True
-        key = key_of(value)
-        if key is not None:
-            if self.values(key, scope) is not None:
-                return False  # assigned in the file: it may hold a module's outputs
-            head = key.split(".", 1)[0]
-            if any(head in current.loop_targets for current in _scopes(scope)):
-                return self.data(head, scope, depth + 1)
-            return True
-        if type(value) is not cst.Call or type(value.func) is not cst.Name:
-            return False
-        if value.func.value not in PLAIN_ITERATORS:
-            return False
-        return all(self._plain_iterable(arg.value, scope, depth + 1) for arg in value.args)
+        return self._instance(name, scope)
 
     def _instance(self, key: str, scope: FunctionModel | None) -> bool:
         """Whether ``key`` holds an object this file builds (``Net()``, ``nn.MSELoss()``,
@@ -494,12 +383,6 @@ def _other_arm(
     return any(
         in_loop in (None, looped) and taken.get(node, arm) != arm for node, arm, looped in arms
     )
-
-
-def _scopes(scope: FunctionModel | None) -> Iterator[FunctionModel]:
-    while scope is not None:
-        yield scope
-        scope = scope.parent
 
 
 def _children(item: _Item) -> list[_Item]:

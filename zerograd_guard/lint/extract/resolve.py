@@ -671,13 +671,6 @@ class Resolver:
         callee = self.function_named(name, function) or self._external(name)
         if callee is not None:
             event.callee = callee
-            passed = (*event.args, *(value for _, value in event.kwargs))
-            event.built_args = frozenset(
-                arg for arg in passed if arg is not None and self.reach.built(arg, function)
-            )
-            event.data_args = frozenset(
-                arg for arg in passed if arg is not None and self.reach.data(arg, function)
-            )
             return [event]
         return self._opaque(event, event.callee_name or "", function)
 

@@ -127,6 +127,22 @@ def _is_true_constant(node: cst.BaseExpression) -> bool:
     )
 
 
+def _frozen_modules(call: cst.Call) -> list[str]:
+    """The modules a freezing helper is handed: ``set_requires_grad(netD, False)``,
+    ``set_requires_grad([netD_A, netD_B], False)``; constants (the flag) are none."""
+    found: list[str] = []
+    for arg in call.args:
+        value = arg.value
+        items = (
+            [e.value for e in value.elements] if type(value) in (cst.List, cst.Tuple) else [value]
+        )
+        for item in items:
+            key = key_of(item)
+            if key is not None and key not in ("True", "False", "None"):
+                found.append(key)
+    return found
+
+
 def _target_names(node: cst.BaseExpression) -> list[str]:
     if type(node) in (cst.Tuple, cst.List):
         names: list[str] = []
@@ -492,8 +508,6 @@ class _Walker:
         self.expr(node.iter, out)
         targets = frozenset(_target_names(node.target))
         self.function.loop_targets |= targets
-        for target in targets:
-            self.function.loop_sources.setdefault(target, []).append(node.iter)
         iterates_parameters = _iterates_parameters(node.iter)
         if iterates_parameters:
             self.parameter_owners.append(_parameters_owner(node.iter))
@@ -688,8 +702,7 @@ class _Walker:
         if name == "requires_grad_" and receiver is not None:
             self._note_freeze(receiver)
         elif matches(FREEZING_CALL, name):
-            keys = [key for arg in node.args if (key := key_of(arg.value)) is not None]
-            self.model.frozen.update(keys or ("*",))
+            self.model.frozen.update(_frozen_modules(node) or ("*",))
         for matches_shape, handle in _CALL_SHAPES:
             if matches_shape(self, name, receiver):
                 handle(self, node, name, receiver, closure, out)

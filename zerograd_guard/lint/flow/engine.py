@@ -168,10 +168,6 @@ class _Frame:
     self_prefix: str | None
     tag: int
     self_class: str | None = None  # the class ``self`` is an instance of (dispatch)
-    # parameters bound to objects a caller builds (``Event.built_args``) and to plain
-    # data (``Event.data_args``), at any depth of calls
-    built: frozenset[str] = frozenset()
-    data: frozenset[str] = frozenset()
 
     def map(self, name: str) -> str:
         if name in self.env:
@@ -563,21 +559,11 @@ class FlowEngine:
         if reach is None:
             return None
         if frame.env or frame.self_prefix is not None:
-            binding = (
-                event, frame.self_prefix, tuple(frame.env.items()), frame.built, frame.data
-            )  # fmt: skip
+            binding = (event, frame.self_prefix, tuple(frame.env.items()))
             mapped = self._mapped.get(binding)
             if mapped is None:
                 modules = frozenset(frame.map(module) for module in reach.modules)
-                # a called parameter bound to an object the caller builds runs that
-                # object's own parameters (its name, mapped, is listed); plain data
-                # reaches no module
-                complete = reach.complete or (
-                    bool(reach.called_params or reach.read_params)
-                    and reach.called_params <= frame.built
-                    and reach.read_params <= frame.data
-                )
-                mapped = self._mapped[binding] = Reach(modules, complete)
+                mapped = self._mapped[binding] = Reach(modules, reach.complete)
             reach = mapped
         self.reach[event] = reach
         return reach
@@ -1043,27 +1029,19 @@ class FlowEngine:
         elif callee.class_name is not None:
             prefix, self_class = None, callee.class_name
         env: dict[str, str] = {}
-        built: set[str] = set()
-        data: set[str] = set()
         for param in params:
             env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
-        bound = [*zip(params, event.args, strict=False), *event.kwargs]
-        for param, arg in bound:
-            if param in env and arg is not None:
+        for param, arg in zip(params, event.args, strict=False):
+            if arg is not None:
                 env[param] = frame.map(arg)
-                built.discard(param)
-                data.discard(param)
-                if arg in event.built_args or arg in frame.built:
-                    built.add(param)
-                if arg in event.data_args or arg in frame.data:
-                    data.add(param)
+        for name, arg in event.kwargs:
+            if name in env and arg is not None:
+                env[name] = frame.map(arg)
         if via_receiver and event.receiver == "self":
             # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
             env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
-        inner.built = frozenset(built)
-        inner.data = frozenset(data)
         return inner
 
     def _mapped_keys(

@@ -66,12 +66,6 @@ class Event:
     managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
     callee: FunctionModel | None = field(default=None, repr=False)
-    # CALL of a known function: the arguments (``args``, ``kwargs`` values) that hold an
-    # object the caller builds (``Net()``, ``deepcopy(model)``): calling one runs that
-    # object's own parameters (``Reach.called_params``)
-    built_args: frozenset[str] = frozenset()
-    # ... and those that are plain data there (a loop's batch, a constant, an import)
-    data_args: frozenset[str] = frozenset()
     callee_name: str | None = None
     closure: str | None = None  # name passed as ``step(closure)``
     closure_model: FunctionModel | None = field(default=None, repr=False)
@@ -93,13 +87,6 @@ class Reach:
 
     modules: frozenset[str]
     complete: bool
-    # With every other leaf followed: the function's parameters the loss calls
-    # (``model(x)``: any callable, which may use any module) and those it reads (the
-    # caller's tensors). The answer is complete where a call binds each called one to an
-    # object the caller builds and each read one to plain data (a batch from the
-    # caller's loop): ``FlowEngine._mapped_reach``.
-    called_params: frozenset[str] = frozenset()
-    read_params: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,6 @@ class FunctionModel:
     augmented: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     cut_values: set[int] = field(default_factory=set)
     loop_targets: set[str] = field(default_factory=set)
-    loop_sources: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)  # -> iterables
     # names a ``global`` / ``nonlocal`` statement declares: they outlive one call
     shared_names: set[str] = field(default_factory=set)
     # id of an assigned value (or a differentiated loss) -> (source order, branch depth,
