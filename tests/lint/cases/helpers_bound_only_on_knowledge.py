@@ -1,10 +1,10 @@
-"""What a helper's backward reaches is narrowed at a call only by positive knowledge
-(found by an adversarial review of the call bindings): a module argument counts as one
-with parameters of its own only when the caller builds it new or copies it, a batch
-argument counts as plain data only when it comes from a loop over data, and a value
-assigned in the other arm of an ``if`` is ruled out only for a plain local name (a
-global, a ``nonlocal`` or a container keeps it between calls). Each loop below has a real
-bug the narrowing must not hide."""
+"""Loops whose real bug sits in a helper's backward, reached through arguments that
+do not own their parameters alone: an unwrapped module, a ``Sequential`` over separately
+optimized modules, batches from a loop over an encoder's outputs, and a step helper whose
+D and G calls share state through a global or a container. An adversarial review found
+that narrowing a helper's reach at its call hid each of these (the narrowing was removed:
+proving that an argument owns its parameters alone needs alias knowledge the analysis
+does not have), and that the other-arm rule must not apply to names that outlive a call."""
 
 import torch
 import torch.nn as nn
