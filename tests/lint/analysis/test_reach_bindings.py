@@ -7,7 +7,8 @@ import textwrap
 
 from zerograd_guard.lint.analyze import parse_for_analysis
 from zerograd_guard.lint.extract import build_model, resolve_module
-from zerograd_guard.lint.extract.resolve import returned_names
+from zerograd_guard.lint.extract.names import key_of
+from zerograd_guard.lint.extract.resolve import returned_tuple
 from zerograd_guard.lint.model.events import EventKind, Reach, events_of
 from zerograd_guard.lint.options import DEFAULT_OPTIONS
 
@@ -102,6 +103,23 @@ def _function(source: str, name: str):
     return next(f for f in _model(source).functions if f.name == name)
 
 
+def _names(elements):
+    return [key_of(element) for element in elements]
+
+
+def test_an_expression_counts_in_the_only_return_of_that_length() -> None:
+    function = _function(
+        """
+        def setup(flag):
+            if flag:
+                return a, torch.optim.Adam(a.parameters())
+            return a, b, c
+        """,
+        "setup",
+    )
+    assert _names(returned_tuple(function, 2)) == ["a", None]
+
+
 def test_returned_names_of_the_assignments_length() -> None:
     function = _function(
         """
@@ -112,9 +130,9 @@ def test_returned_names_of_the_assignments_length() -> None:
         """,
         "setup",
     )
-    assert returned_names(function, 2) == ["a", "b"]
-    assert returned_names(function, 3) == ["a", "b", "c"]
-    assert returned_names(function, 4) is None
+    assert _names(returned_tuple(function, 2)) == ["a", "b"]
+    assert _names(returned_tuple(function, 3)) == ["a", "b", "c"]
+    assert returned_tuple(function, 4) is None
 
 
 def test_returns_naming_different_things_are_unknown() -> None:
@@ -127,7 +145,7 @@ def test_returns_naming_different_things_are_unknown() -> None:
         """,
         "setup",
     )
-    assert returned_names(function, 2) is None
+    assert returned_tuple(function, 2) is None
 
 
 def test_nested_functions_and_starred_elements() -> None:
@@ -140,7 +158,7 @@ def test_nested_functions_and_starred_elements() -> None:
         """,
         "setup",
     )
-    assert returned_names(function, 2) is None
+    assert returned_tuple(function, 2) is None
 
 
 def test_an_optimizer_over_a_module_not_returned_is_unknown() -> None:
@@ -161,6 +179,24 @@ def test_an_optimizer_over_a_module_not_returned_is_unknown() -> None:
     )
     assert model.ties["disc_opt"] == {"disc"}
     assert model.ties.get("gen_opt") is None
+
+
+def test_an_optimizer_built_in_the_return_statement() -> None:
+    model = _model(
+        """
+        def build():
+            g = G()
+            d = D()
+            return g, d, torch.optim.Adam(g.parameters()), torch.optim.Adam(d.parameters())
+
+        def train():
+            gen, disc, gen_opt, disc_opt = build()
+            gen_opt.step()
+            disc_opt.step()
+        """
+    )
+    assert model.ties["gen_opt"] == {"gen"}
+    assert model.ties["disc_opt"] == {"disc"}
 
 
 def test_a_global_module_counts_only_where_both_functions_read_the_global() -> None:

@@ -65,3 +65,44 @@ def gan_of_global_models_cleared_after_steps(loader):
         loss_g = -globalD(fake).mean()
         loss_g.backward()  # expect: ZG104
         opt_g.step()
+
+
+def build_in_the_return():
+    netG = Generator()
+    netD = Discriminator()
+    return netG, netD, torch.optim.Adam(netG.parameters()), torch.optim.Adam(netD.parameters())
+
+
+def generator_step(netG, netD, z, opt):
+    opt.zero_grad()
+    loss = -netD(netG(z)).mean()
+    loss.backward()  # expect: ZG104
+    opt.step()
+
+
+def generator_step_in_a_helper_discriminator_cleared_after(loader):
+    # optimizers built in the return statement; the generator's step is a helper
+    netG, netD, optG, optD = build_in_the_return()
+    for real in loader:
+        generator_step(netG, netD, torch.randn(8, 100), optG)
+        loss_d = netD(real).mean()
+        loss_d.backward()
+        optD.step()
+        optD.zero_grad()
+
+
+def generator_step_clean(netG, netD, z, opt):
+    opt.zero_grad()
+    loss = -netD(netG(z)).mean()
+    loss.backward()
+    opt.step()
+
+
+def generator_step_in_a_helper_discriminator_cleared_first(loader):
+    netG, netD, optG, optD = build_in_the_return()
+    for real in loader:
+        generator_step_clean(netG, netD, torch.randn(8, 100), optG)
+        optD.zero_grad()
+        loss_d = netD(real).mean()
+        loss_d.backward()
+        optD.step()

@@ -49,6 +49,8 @@ BUILTIN_FUNCTIONS = frozenset(
         "zip", "range", "enumerate", "reversed", "sorted", "map", "dict", "isinstance",
     }
 )  # fmt: skip
+# Modules that hold the modules they are built with (a clear of one clears them).
+CONTAINERS = frozenset({"ModuleDict", "ModuleList", "Sequential"})
 # Methods that return their receiver (or a moved view of its parameters).
 MOVES = frozenset(
     {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
@@ -90,6 +92,12 @@ def optimizer_modules(call: cst.Call, function: FunctionModel) -> frozenset[str]
     )
     if params is None:
         return None
+    return parameter_modules(params, function)
+
+
+def parameter_modules(params: cst.BaseExpression, function: FunctionModel) -> frozenset[str] | None:
+    """Modules whose parameters ``params`` holds (``m.parameters()``, sums, lists, chains
+    and param-group dicts of them; None: unknown)."""
     modules: set[str] = set()
     bound: set[str] = set()  # comprehension variables: `[p for m in nets for p in ...]`
     stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
@@ -165,6 +173,18 @@ class ReachTracer:
         for module in modules:
             expanded |= self._all_origins(module, function)
         return Reach(frozenset(expanded), complete)
+
+    def reach_of_inputs(self, inputs: cst.BaseExpression, function: FunctionModel) -> Reach:
+        """A backward restricted to ``inputs=`` (``loss.backward(inputs=list(g.parameters()))``)
+        writes the gradients of those parameters only: their modules, complete when every
+        one is known."""
+        modules = parameter_modules(inputs, function)
+        if modules is None:
+            return Reach(frozenset(), False)
+        expanded = set(modules)
+        for module in modules:
+            expanded |= self._all_origins(module, function)
+        return Reach(frozenset(expanded), True)
 
     def _all_origins(self, module: str, function: FunctionModel) -> frozenset[str]:
         key = (module, id(function))
@@ -328,6 +348,29 @@ class ReachTracer:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
         modules.add(name)  # ``model(x)``, ``criterion(out, y)``
         return self._instance(name, scope)
+
+    def contained(self, key: str, scope: FunctionModel, depth: int = 0) -> set[str]:
+        """The modules ``key`` holds as a container (``nn.ModuleDict({"G": netG})``,
+        ``nn.ModuleList([a, b])``, ``nn.Sequential(a, b)``): clearing it clears them."""
+        found: set[str] = set()
+        values = self.values(key, scope)
+        if values is None or depth > MAX_ORIGIN_DEPTH:
+            return found
+        for value, value_scope, _ in values[0]:
+            if type(value) is not cst.Call or callee_name(value.func) not in CONTAINERS:
+                continue
+            for arg in value.args:
+                items: list[cst.BaseExpression] = [arg.value]
+                if type(arg.value) is cst.Dict:
+                    items = [e.value for e in arg.value.elements if type(e) is cst.DictElement]
+                elif type(arg.value) in (cst.List, cst.Tuple):
+                    items = [e.value for e in arg.value.elements]
+                for item in items:
+                    item_key = key_of(item)
+                    if item_key is not None:
+                        found.add(item_key)
+                        found |= self.contained(item_key, value_scope or scope, depth + 1)
+        return found
 
     def _instance(self, key: str, scope: FunctionModel | None) -> bool:
         """Whether ``key`` holds an object this file builds (``Net()``, ``nn.MSELoss()``,

@@ -365,12 +365,19 @@ class Resolver:
             for target, (position, value) in function.tuple_assignments.items()
             if value is call
         }
-        returned = returned_names(callee, len(targets)) if len(targets) > 1 else None
-        if returned is None or returned[index] is None:
+        elements = returned_tuple(callee, len(targets)) if len(targets) > 1 else None
+        if elements is None:
             return Holds(None, key)
-        held = self.holds(returned[index], callee, depth + 1)
+        element = elements[index]
+        element_key = key_of(element)
+        held = (
+            self.holds(element_key, callee, depth + 1)
+            if element_key is not None
+            else self.classify(element, key, callee, depth + 1)  # ``return ..., Adam(...)``
+        )
         if held.kind is None:
             return Holds(None, key)
+        returned = [key_of(value) for value in elements]
         renamed = {name: targets[position] for position, name in enumerate(returned) if name}
         for group in held.tie or ():
             for module in group:
@@ -663,7 +670,8 @@ class Resolver:
         if held.kind == ENGINE:
             return self._as(event, EventKind.CLEAR, (ALL,))
         clear = self._as(event, EventKind.CLEAR, ())
-        clear.modules = (receiver,)
+        # a container's clear clears what it holds (``nn.ModuleDict({"D": netD})``)
+        clear.modules = (receiver, *sorted(self.reach.contained(receiver, function)))
         return clear
 
     def _call(self, event: Event, function: FunctionModel) -> list[Event]:
@@ -816,21 +824,37 @@ def _synced(event: Event) -> Statement:
     return event
 
 
-def returned_names(function: FunctionModel, length: int) -> list[str | None] | None:
-    """The names ``function`` returns as a tuple of ``length`` elements (``return model,
-    opt``), element by element (None: an element that is not a name); None when it has
-    no such return, or returns of that length that name different things."""
-    found: list[str | None] | None = None
-    for value in _return_values(getattr(function.node, "body", None)):
-        if type(value) is not cst.Tuple or len(value.elements) != length:
-            continue
-        if any(type(element) is cst.StarredElement for element in value.elements):
+def _keyword(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    if type(node) is not cst.Call:
+        return None
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
+
+
+def returned_tuple(function: FunctionModel, length: int) -> list[cst.BaseExpression] | None:
+    """The elements of the tuple of ``length`` elements ``function`` returns (``return
+    model, opt``); None when it has no such return, or several that do not name the same
+    things element by element (then only names compare: an expression built there, such
+    as ``Adam(net.parameters())``, counts only in a function's one return of that length)."""
+    returns = [
+        value
+        for value in _return_values(getattr(function.node, "body", None))
+        if type(value) is cst.Tuple and len(value.elements) == length
+    ]
+    if not returns or any(
+        type(element) is cst.StarredElement for value in returns for element in value.elements
+    ):
+        return None
+    elements = [element.value for element in returns[0].elements]
+    if len(returns) > 1:
+        names = [key_of(element) for element in elements]
+        if None in names or any(
+            [key_of(element.value) for element in value.elements] != names for value in returns
+        ):
             return None
-        names = [key_of(element.value) for element in value.elements]
-        if found is not None and names != found:
-            return None
-        found = names
-    return found
+    return elements
 
 
 def _return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
@@ -862,7 +886,11 @@ def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
     if any(tie is not None for tie in model.ties.values()):
         # what a backward reaches matters only against an optimizer's known modules
         for event, function in resolver.backwards:
-            event.reach = resolver.reach.reach(event.loss, function)  # type: ignore[arg-type]
+            inputs = _keyword(event.node, "inputs")
+            if inputs is None:
+                event.reach = resolver.reach.reach(event.loss, function)  # type: ignore[arg-type]
+            else:  # ``backward(inputs=...)`` writes those parameters' gradients only
+                event.reach = resolver.reach.reach_of_inputs(inputs, function)
 
 
 def _effects(statements: list[Statement]) -> bool:

@@ -1,0 +1,76 @@
+"""The generator's loss goes through the discriminator, yet what the discriminator's
+optimizer applies is its own (issue 13, shape 1): the generator's backward is restricted
+with ``inputs=`` to the generator's parameters, or the discriminator's gradients are
+cleared through a container module that holds it. D is cleared only after its own step
+in every loop, which is right here."""
+
+import torch
+import torch.nn as nn
+
+netG = Generator()
+netD = Discriminator()
+optG = torch.optim.Adam(netG.parameters())
+optD = torch.optim.Adam(netD.parameters())
+
+
+def generator_backward_restricted_to_its_inputs(loader):
+    for real in loader:
+        loss_d = netD(netG(torch.randn(8, 100)).detach()).mean() - netD(real).mean()
+        loss_d.backward()
+        optD.step()
+        optD.zero_grad()
+        optG.zero_grad()
+        loss_g = -netD(netG(torch.randn(8, 100))).mean()
+        loss_g.backward(inputs=list(netG.parameters()))
+        optG.step()
+
+
+def generator_backward_through_autograd_with_inputs(loader):
+    for real in loader:
+        loss_d = netD(netG(torch.randn(8, 100)).detach()).mean() - netD(real).mean()
+        loss_d.backward()
+        optD.step()
+        optD.zero_grad()
+        optG.zero_grad()
+        loss_g = -netD(netG(torch.randn(8, 100))).mean()
+        torch.autograd.backward(loss_g, inputs=list(netG.parameters()))
+        optG.step()
+
+
+def container_clear_at_the_start(loader):
+    nets = nn.ModuleDict({"G": netG, "D": netD})
+    for real in loader:
+        nets.zero_grad()
+        loss_d = netD(netG(torch.randn(8, 100)).detach()).mean() - netD(real).mean()
+        loss_d.backward()
+        optD.step()
+        optD.zero_grad()
+        loss_g = -netD(netG(torch.randn(8, 100))).mean()
+        loss_g.backward()
+        optG.step()
+
+
+def list_container_clear_at_the_start(loader):
+    both = nn.ModuleList([netG, netD])
+    for real in loader:
+        both.zero_grad(set_to_none=True)
+        loss_d = netD(netG(torch.randn(8, 100)).detach()).mean() - netD(real).mean()
+        loss_d.backward()
+        optD.step()
+        optD.zero_grad()
+        loss_g = -netD(netG(torch.randn(8, 100))).mean()
+        loss_g.backward()
+        optG.step()
+
+
+def generator_backward_writes_the_discriminator(loader):
+    # the control: the same loop without inputs= or a container clear leaks
+    for real in loader:
+        loss_d = netD(netG(torch.randn(8, 100)).detach()).mean() - netD(real).mean()
+        loss_d.backward()
+        optD.step()
+        optD.zero_grad()
+        optG.zero_grad()
+        loss_g = -netD(netG(torch.randn(8, 100))).mean()
+        loss_g.backward()  # expect: ZG104
+        optG.step()
