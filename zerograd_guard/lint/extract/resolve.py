@@ -357,9 +357,9 @@ class Resolver:
         """Element ``index`` of the tuple a function of this file returns
         (``model, opt = setup(args)``), what it holds seen from the caller: its tie's
         modules renamed to the caller's names for the elements they are returned as.
-        Unknown when the function's returns of that length name different things, or
-        when the optimizer steps a module it does not return (the caller cannot name it).
-        """
+        A module-level model both functions read keeps its name. Unknown when the
+        function's returns of that length name different things, or when the optimizer
+        steps a module the caller cannot name."""
         targets = {
             position: target
             for target, (position, value) in function.tuple_assignments.items()
@@ -404,12 +404,7 @@ class Resolver:
             while scope is not None and scope is not body:
                 if name in scope.shared_names:
                     break  # ``global name``: the module's variable
-                if (
-                    name in scope.assignments
-                    or name in scope.tuple_assignments
-                    or name in scope.params
-                    or name in scope.loop_targets
-                ):
+                if _binds(scope, name):
                     return False
                 scope = scope.parent
         return True
@@ -536,12 +531,7 @@ class Resolver:
         leaves the closure unknown."""
         scope: FunctionModel | None = function
         while scope is not None:
-            assigned = (
-                name in scope.assignments
-                or name in scope.tuple_assignments
-                or name in scope.params
-                or name in scope.loop_targets
-            )
+            assigned = _binds(scope, name)
             if name in scope.nested:
                 if not assigned:
                     step.closure_model = scope.nested[name]
@@ -822,6 +812,16 @@ def _synced(event: Event) -> Statement:
     if event.managed and event.kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
         return If(atom=SYNC, negated=False, body=[event], orelse=[])
     return event
+
+
+def _binds(scope: FunctionModel, name: str) -> bool:
+    """Whether ``scope`` binds ``name`` itself (an assignment, a parameter, a loop)."""
+    return (
+        name in scope.assignments
+        or name in scope.tuple_assignments
+        or name in scope.params
+        or name in scope.loop_targets
+    )
 
 
 def _keyword(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:
