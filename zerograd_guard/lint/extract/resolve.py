@@ -149,7 +149,7 @@ class Resolver:
                         return held
             return None
         if "[" in key:
-            return None
+            return self._element(key, function, depth)
         if "." in key:
             return self._member(key, function, depth)
         scope: FunctionModel | None = function
@@ -168,6 +168,29 @@ class Resolver:
                 return None
             scope = scope.parent
         return None
+
+    def _element(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
+        """``opts[1]`` where ``opts`` is assigned one list or tuple literal of names
+        (``opts = [optG, optD]``): what that element holds, under its own name; None for
+        any other subscript (what its name suggests, as before)."""
+        base, _, rest = key.partition("[")
+        index = rest[:-1]
+        if not index.isdigit() or "." in base or "[" in base:
+            return None
+        scope: FunctionModel | None = function
+        while scope is not None and not _binds(scope, base):
+            scope = scope.parent
+        values = scope.assignments.get(base, []) if scope is not None else []
+        if len(values) != 1 or type(values[0]) not in (cst.List, cst.Tuple):
+            return None
+        elements = values[0].elements
+        position = int(index)
+        if position >= len(elements) or type(elements[position]) is cst.StarredElement:
+            return None
+        element = key_of(elements[position].value)
+        if element is None:
+            return None
+        return self.holds(element, scope, depth + 1)  # type: ignore[arg-type]
 
     def _member(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
         """``a.b.opt`` where ``a.b`` holds an instance of a class defined in this file."""
