@@ -168,6 +168,8 @@ class ReachTracer:
                 continue
             if kind in (cst.Lambda, cst.Await, cst.Yield, cst.NamedExpr) or "Comp" in kind.__name__:
                 complete = False
+                if _cut_elements(node):
+                    continue  # ``{k: v.detach() for k, v in net.named_parameters()}``
             stack.extend(_children(item))
         expanded = set(modules)
         for module in modules:
@@ -410,6 +412,19 @@ class ReachTracer:
                     if source not in seen:
                         seen.add(source)
                         pending.append((source, value_scope or scope, depth + 1))
+
+
+def _cut_elements(node: cst.CSTNode) -> bool:
+    """Whether every element a comprehension builds is cut from the autograd graph at
+    its top (``v.detach()``, ``p.data``): what it iterates over reaches no gradient."""
+    element = (
+        getattr(node, "value", None) if type(node) is cst.DictComp else getattr(node, "elt", None)
+    )
+    if type(element) is cst.Call and type(element.func) is cst.Attribute:
+        return element.func.attr.value in CUT_METHODS
+    if type(element) is cst.Attribute:
+        return element.attr.value in CUT_ATTRIBUTES
+    return False
 
 
 _NOWHERE: ValuePlace = (0, 0, ())
