@@ -25,7 +25,7 @@ Whatever cannot be resolved is unknown, and unknown never creates a finding.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
@@ -171,10 +171,7 @@ class ReachTracer:
                 if _cut_elements(node):
                     continue  # ``{k: v.detach() for k, v in net.named_parameters()}``
             stack.extend(_children(item))
-        expanded = set(modules)
-        for module in modules:
-            expanded |= self._all_origins(module, function)
-        return Reach(frozenset(expanded), complete)
+        return Reach(self._with_origins(modules, function), complete)
 
     def reach_of_inputs(self, inputs: cst.BaseExpression, function: FunctionModel) -> Reach:
         """A backward restricted to ``inputs=`` (``loss.backward(inputs=list(g.parameters()))``)
@@ -183,10 +180,14 @@ class ReachTracer:
         modules = parameter_modules(inputs, function)
         if modules is None:
             return Reach(frozenset(), False)
+        return Reach(self._with_origins(modules, function), True)
+
+    def _with_origins(self, modules: Iterable[str], function: FunctionModel) -> frozenset[str]:
+        """``modules`` and every module each was derived from (``origins``)."""
         expanded = set(modules)
-        for module in modules:
+        for module in list(expanded):
             expanded |= self._all_origins(module, function)
-        return Reach(frozenset(expanded), True)
+        return frozenset(expanded)
 
     def _all_origins(self, module: str, function: FunctionModel) -> frozenset[str]:
         key = (module, id(function))

@@ -29,6 +29,7 @@ Glossary
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -175,6 +176,23 @@ class _Frame:
         if self.self_prefix is not None and (name == "self" or name.startswith("self.")):
             return self.self_prefix + name[4:]
         return name
+
+
+def _bind_arguments(
+    env: dict[str, str],
+    params: Sequence[str],
+    args: tuple[str | None, ...],
+    kwargs: tuple[tuple[str, str | None], ...],
+    frame: _Frame,
+) -> None:
+    """Bind ``params`` in ``env`` to the caller's names of the arguments passed (a call's,
+    or a ``functools.partial``'s), positional first; an unknown argument binds nothing."""
+    for param, arg in zip(params, args, strict=False):
+        if arg is not None:
+            env[param] = frame.map(arg)
+    for name, arg in kwargs:
+        if name in params and arg is not None:
+            env[name] = frame.map(arg)
 
 
 def _window_start(atom: Atom) -> Atom:
@@ -957,11 +975,7 @@ class FlowEngine:
             env = frame.env
             if event.closure_args or event.closure_kwargs:  # ``functools.partial(f, ...)``
                 env = dict(frame.env)
-                params = callee.params
-                bound = [*zip(params, event.closure_args, strict=False), *event.closure_kwargs]
-                for param, arg in bound:
-                    if param in params and arg is not None:
-                        env[param] = frame.map(arg)
+                _bind_arguments(env, callee.params, event.closure_args, event.closure_kwargs, frame)
             inner = _Frame(callee, env, frame.self_prefix, frame.tag, frame.self_class)
         else:
             inner = self._bind(callee, event, frame)
@@ -1031,12 +1045,7 @@ class FlowEngine:
         env: dict[str, str] = {}
         for param in params:
             env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
-        for param, arg in zip(params, event.args, strict=False):
-            if arg is not None:
-                env[param] = frame.map(arg)
-        for name, arg in event.kwargs:
-            if name in env and arg is not None:
-                env[name] = frame.map(arg)
+        _bind_arguments(env, params, event.args, event.kwargs, frame)
         if via_receiver and event.receiver == "self":
             # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
             env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
