@@ -44,12 +44,12 @@ CORPUS_FILES = sorted(p for p in CORPUS.glob("*.py") if p.name != "inject.py")
 # not a wrong expectation). strict: the test fails as soon as the gap is closed.
 KNOWN_GAPS: dict[str, str] = {
     "accelerate_test_sync.py": (
-        "the prepared copy's batch (`ddp_input, ddp_target = batch.values()`, then "
-        "`accelerator.gather(...)`) comes from method calls the tracer cannot tell return "
-        "plain data, so step_model's read parameters `input` / `target` stay unknown for "
-        "the copy's call, and its accelerator.backward (line 41) may feed the reference "
-        "`opt` (false ZG101). Its module (`ddp_model`, built by the caller) and both "
-        "optimizers' parameters (through get_training_setup's returned tuple) are known"
+        "step_model's loss comes from its own parameters (a call of `model`, reads of "
+        "`input` / `target`), so what its backward reaches stays unknown at every call, "
+        "and the prepared copy's accelerator.backward (line 41) may feed the reference "
+        "`opt` (false ZG101). Both optimizers' parameters are known (through "
+        "get_training_setup's returned tuple); proving that the copy's call writes the "
+        "copy alone needs alias knowledge of the arguments the analysis does not have"
     ),
 }
 
