@@ -66,11 +66,8 @@ KNOWN_MISSED_MUTANTS: dict[str, str] = {
         "that calls optimize_parameters is in another file"
     ),
     "d2l_torch_from_scratch.py::delete@195": f"train_batch_ch13 {_CALLED_FROM_NOTEBOOKS}",
-    "d2l_torch_from_scratch.py::move@195": f"the parameter `trainer` is {_UNKNOWN_OPTIMIZER}",
     "d2l_torch_from_scratch.py::delete@212": f"update_D {_CALLED_FROM_NOTEBOOKS}",
-    "d2l_torch_from_scratch.py::move@212": f"the parameter `trainer_D` is {_UNKNOWN_OPTIMIZER}",
     "d2l_torch_from_scratch.py::delete@230": f"update_G {_CALLED_FROM_NOTEBOOKS}",
-    "d2l_torch_from_scratch.py::move@230": f"the parameter `trainer_G` is {_UNKNOWN_OPTIMIZER}",
     "a2c_acktr_ikostrikov.py::delete@71": (
         "self.optimizer is a KFACOptimizer (imported) or RMSprop depending on a flag: "
         + _UNKNOWN_OPTIMIZER.replace("of unknown type", "of partly unknown type")

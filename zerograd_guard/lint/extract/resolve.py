@@ -91,6 +91,8 @@ class Resolver:
         self.backwards: list[tuple[Event, FunctionModel]] = []  # their reach is set last
         self.duck_types: dict[str, str] = {}
         self._held: dict[tuple[str, FunctionModel], Holds] = {}  # what ``holds`` found
+        # per function: receiver -> its methods called (see ``_used_as_optimizer``)
+        self._receiver_uses: dict[int, dict[str, frozenset[str]]] = {}
         owners: dict[str, set[str]] = {}
         for info in model.classes.values():
             for name in info.methods:
@@ -123,9 +125,27 @@ class Resolver:
             return self._held[key, function]
         found = self._declared(key, function, depth)
         held = found if found is not None and found.kind is not None else self._by_name(key)
+        if held.kind is None and self._used_as_optimizer(key, function):
+            held = Holds(OPTIMIZER, key)
         if depth == 0:
             self._held[key, function] = held
         return held
+
+    def _used_as_optimizer(self, key: str, function: FunctionModel) -> bool:
+        """Whether parameter ``key`` of ``function`` holds an optimizer by how the function
+        uses it: it calls both ``key.zero_grad()`` and ``key.step()``, and neither calls
+        ``key(...)`` nor runs ``key.backward(...)``. No other object training code calls
+        has both methods (a module has ``zero_grad`` only; a scheduler, an environment or a
+        scaler ``step`` only); an engine that runs the backward too (DeepSpeed's, whose
+        ``step()`` clears for you) and a called module are left unknown. Parameters only,
+        without an annotation: any other binding says what the name holds."""
+        if key not in function.params or key in function.param_annotations:
+            return False
+        uses = self._receiver_uses.get(id(function))
+        if uses is None:
+            uses = self._receiver_uses[id(function)] = _receiver_uses(function)
+        used = uses.get(key, frozenset())
+        return {"zero_grad", "step"} <= used and not used & {"backward", "()"}
 
     def _by_name(self, key: str) -> Holds:
         if looks_like_optimizer(key):
@@ -827,6 +847,25 @@ def _sync_after_accumulate(statements: list[Statement]) -> None:
             and set(statement.optimizers) <= managed
         ):
             statements[index] = If(atom=SYNC, negated=False, body=[statement], orelse=[])
+
+
+def _receiver_uses(function: FunctionModel) -> dict[str, frozenset[str]]:
+    """For each name ``function`` calls methods on: those methods (resolved events keep
+    their receiver and method), ``"backward"`` when it runs ``name.backward(...)`` and
+    ``"()"`` when it calls ``name(...)`` itself."""
+    found: dict[str, set[str]] = {}
+    for event in events_of(function.body):
+        if event.receiver is not None and event.method is not None:
+            found.setdefault(event.receiver, set()).add(event.method)
+        elif event.kind == EventKind.CALL and event.callee_name and event.receiver is None:
+            found.setdefault(event.callee_name, set()).add("()")
+        elif event.kind == EventKind.BACKWARD and isinstance(event.node, cst.Call):
+            func = event.node.func
+            if isinstance(func, cst.Attribute) and event.node.args:
+                owner = key_of(func.value)
+                if owner is not None:
+                    found.setdefault(owner, set()).add("backward")
+    return {name: frozenset(methods) for name, methods in found.items()}
 
 
 def _synced(event: Event) -> Statement:
