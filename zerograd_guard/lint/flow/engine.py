@@ -1210,19 +1210,32 @@ def _coarse(value: Status) -> Status:
 def _widen(states: set[State], flags: set[Atom]) -> set[State]:
     """Too many paths: forget which backward calls fed fresh gradients (that only costs
     ZG103 findings, never adds one) and the assumptions on data-dependent conditions, so
-    paths merge. Assumptions on ``flags`` (``if args.fp16:`` around gradient events)
-    stay: they are few (two values each), and forgetting one joins a path through one
-    branch of the flag to a later path through the other, which the program never takes
-    (a false ZG101 from a simpletransformers trainer whose fp16 branch steps without a
-    clear)."""
+    paths merge. Forgetting an assumption joins a path through one branch of its
+    condition to a later path through the other, which the program may never take, so
+    the assumptions that decide where gradients are stepped and cleared stay (they are
+    few, two values each):
+
+    * on ``flags`` (``if args.fp16:`` around gradient events; a false ZG101 from a
+      simpletransformers trainer whose fp16 branch steps without a clear);
+    * on accumulation windows (accelerate's sync flag, ``(i + 1) % k == 0``): a path
+      that stepped on a window's last micro-batch must not skip the clear of that
+      micro-batch (a false ZG101 on diffusers' dreambooth scripts, whose step and clear
+      are each under the sync flag);
+    * on the last iteration of a loop (that path leaves the loop)."""
     return {
         State(
             _coarse(default),
             tuple((key, _coarse(value)) for key, value in entries),
-            frozenset(assumption for assumption in assumptions if assumption[1] in flags),
+            frozenset(
+                assumption for assumption in assumptions if _kept_by_widening(assumption[1], flags)
+            ),
         )
         for default, entries, assumptions in states
     }
+
+
+def _kept_by_widening(atom: Atom, flags: set[Atom]) -> bool:
+    return atom.accumulation or atom is LAST_ITERATION or atom in flags
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
