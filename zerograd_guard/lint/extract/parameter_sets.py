@@ -252,7 +252,7 @@ class ReachTracer:
             added = scope.augmented.get(key, ())
             values = [*scope.assignments.get(key, ()), *added]
             if key in scope.tuple_assignments:
-                values.append(scope.tuple_assignments[key][1])
+                values.append(_element_value(*scope.tuple_assignments[key]))
             if values:
                 # a value of a plain local name lives for one call: one assigned in the
                 # other arm of an ``if`` was not assigned in this call
@@ -467,6 +467,20 @@ def _same_parameters(value: cst.CSTNode) -> list[str]:
     if name in ("prepare", "prepare_model"):  # each element keeps what its argument held
         return [key for arg in positional for key in _same_parameters(arg)]
     return _same_parameters(positional[0]) if positional else []  # ``DDP(model, ...)``
+
+
+def _element_value(index: int, value: cst.BaseExpression) -> cst.BaseExpression:
+    """What element ``index`` of a tuple unpacked from ``value`` holds: for
+    ``accelerator.prepare(a, b, ...)`` (or ``prepare_model``) the argument at that position,
+    prepared (accelerate returns its arguments in order); else the whole value."""
+    if (
+        type(value) is cst.Call
+        and (callee_name(value.func) or "") in ("prepare", "prepare_model")
+        and all(arg.keyword is None and not arg.star for arg in value.args)
+        and 0 <= index < len(value.args)
+    ):
+        return value.args[index].value
+    return value
 
 
 def _names(target: cst.BaseExpression) -> list[cst.Name]:
