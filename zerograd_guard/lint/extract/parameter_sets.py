@@ -59,7 +59,7 @@ MOVES = frozenset(
 WRAPPERS = frozenset(
     {
         "prepare", "prepare_model", "compile", "DistributedDataParallel", "DataParallel",
-        "DDP", "FSDP", "FullyShardedDataParallel", "wrap",
+        "DDP", "FSDP", "FullyShardedDataParallel", "wrap", "unwrap_model",
     }
 )  # fmt: skip
 # Tensor methods: their result comes from the receiver and the arguments only.
@@ -329,6 +329,11 @@ class ReachTracer:
             if receiver_key is not None and receiver_key not in ("self", "cls"):
                 modules.add(receiver_key)  # ``model.forward(x)``, ``dist.log_prob(a)``
                 known = self._instance(receiver_key, scope)
+            elif type(receiver) is cst.Call:
+                # ``accelerator.unwrap_model(vae).decode(z)``: a method of the wrapped module
+                for wrapped in _same_parameters(receiver):
+                    modules.add(wrapped)
+                    known = known or self._instance(wrapped, scope)
             if key is not None:
                 modules.add(key)  # ``self.netD(x)``
                 known = known or self._instance(key, scope)

@@ -127,6 +127,24 @@ def _is_true_constant(node: cst.BaseExpression) -> bool:
     )
 
 
+def _unfreezes(call: cst.Call, name: str) -> bool:
+    """Whether a ``requires_grad`` call only turns gradients on: ``requires_grad_()``,
+    ``requires_grad_(True)``, ``set_requires_grad(net, True)`` (a constant ``True`` and no
+    ``False``). That freezes nothing; a flag that is not a constant may."""
+    if "requires_grad" not in name.lower():
+        return False  # ``freeze(model)``, ``toggle_optimizer(opt)``
+    flags = [arg.value for arg in call.args if type(arg.value) in (cst.Name, cst.Integer)]
+    if any(_is_true_constant(flag) for flag in flags):
+        return not any(_is_false_constant(flag) for flag in flags)
+    return name == "requires_grad_" and not call.args  # its default is True
+
+
+def _is_false_constant(node: cst.BaseExpression) -> bool:
+    return (type(node) is cst.Name and node.value == "False") or (
+        type(node) is cst.Integer and node.value == "0"
+    )
+
+
 def _frozen_modules(call: cst.Call) -> list[str]:
     """The modules a freezing helper is handed: ``set_requires_grad(netD, False)``,
     ``set_requires_grad([netD_A, netD_B], False)``; constants (the flag) are none."""
@@ -344,7 +362,11 @@ class _Walker:
                 self._place(node.value)
                 out.append(self.event(EventKind.KILL, node, names=frozenset(names)))
                 continue
-            if type(expression) is cst.Attribute and expression.attr.value == "requires_grad":
+            if (
+                type(expression) is cst.Attribute
+                and expression.attr.value == "requires_grad"
+                and not _is_true_constant(node.value)  # ``p.requires_grad = True`` unfreezes
+            ):
                 self._note_freeze(expression.value)
             key = key_of(expression)
             if key is None:
@@ -700,8 +722,9 @@ class _Walker:
         if name is None:
             return
         if name == "requires_grad_" and receiver is not None:
-            self._note_freeze(receiver)
-        elif matches(FREEZING_CALL, name):
+            if not _unfreezes(node, name):
+                self._note_freeze(receiver)
+        elif matches(FREEZING_CALL, name) and not _unfreezes(node, name):
             self.model.frozen.update(_frozen_modules(node) or ("*",))
         for matches_shape, handle in _CALL_SHAPES:
             if matches_shape(self, name, receiver):

@@ -628,7 +628,7 @@ class FlowEngine:
         tie = self.tie(key)
         if "*" in frozen or tie is None:
             return True
-        return any(related(module, t) for module in frozen for t in tie)
+        return any(_freezes(module, t) for module in frozen for t in tie)
 
     def _foreign(self, key: str, backwards: frozenset[Event], stepping: tuple[str, ...]) -> bool:
         """Whether every backward in ``backwards`` wrote optimizer ``key``'s parameters
@@ -1236,6 +1236,21 @@ def _widen(states: set[State], flags: set[Atom]) -> set[State]:
 
 def _kept_by_widening(atom: Atom, flags: set[Atom]) -> bool:
     return atom.accumulation or atom is LAST_ITERATION or atom in flags
+
+
+# Attributes through which a wrapper holds the whole module (DDP and DataParallel,
+# ``torch.compile``, Fabric, peft): freezing ``wrapper.module`` freezes ``wrapper``.
+_WRAPPED = frozenset({"module", "_orig_mod", "_forward_module", "base_model", "model"})
+
+
+def _freezes(frozen: str, tied: str) -> bool:
+    """Whether freezing module ``frozen`` freezes the parameters of module ``tied`` (an
+    optimizer steps them): it is ``tied``, contains it or is an alias of it, but not when
+    it is a part of ``tied`` (``gen.encoder`` frozen: ``gen.decoder`` still gets
+    gradients, and an optimizer over ``gen`` steps them)."""
+    if frozen.startswith(tied + "."):
+        return frozen[len(tied) + 1 :].split(".", 1)[0] in _WRAPPED
+    return related(frozen, tied)
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
