@@ -221,6 +221,10 @@ class FlowEngine:
         self._misses_none: dict[int, bool] = {}  # reaches that miss no tied optimizer
         self._made_foreign = False  # whether any Foreign status was made (fast path otherwise)
         self._loop_events: dict[int, frozenset[Event]] = {}
+        # per function: backward -> the clears right before it (``_note_joint_clear``)
+        self._preceding: dict[int, dict[int, tuple[tuple[Event, frozenset[str]], ...]]] = {}
+        # backward -> (optimizer keys, modules) those clears cleared, in the caller's names
+        self.joint: dict[Event, tuple[frozenset[str], tuple[str, ...]]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
         # the conditions each clear ran under within its loop's iteration (``step_guards``)
         self._clear_guards: dict[Event, Guards] = {}
@@ -518,6 +522,7 @@ class FlowEngine:
         kind = event.kind
         if kind == EventKind.BACKWARD:
             reach = self._mapped_reach(event, frame)
+            self._note_joint_clear(event, frame)
             return {self._backward(state, event, reach) for state in states}
         if kind == EventKind.STEP:
             if event.closure_model is not None:
@@ -641,7 +646,58 @@ class FlowEngine:
                 return False
             if not any(self.touch(other, reach) == REACHED for other in stepping):
                 return False
+            if self._cleared_together(backward, key, stepping):
+                return False
         return True
+
+    def _note_joint_clear(self, event: Event, frame: _Frame) -> None:
+        """Record, in the caller's names, what the clears right before backward ``event``
+        cleared (see ``_cleared_together``)."""
+        function = event.function
+        if function is None:
+            return
+        table = self._preceding.get(id(function))
+        if table is None:
+            table = self._preceding[id(function)] = {}
+            _preceding_clears(function.body, table)
+        keys: set[str] = set()
+        modules: list[str] = []
+        for clear, stepped in table.get(id(event), ()):
+            cleared = frozenset(frame.map(key) for key in clear.optimizers)
+            cleared_modules = tuple(frame.map(module) for module in clear.modules)
+            if any(
+                frame.map(key) in cleared
+                or ALL in cleared
+                or (
+                    cleared_modules and self._module_clears(frame.map(key), cleared_modules) == FULL
+                )
+                for key in stepped
+            ):
+                continue  # the clear that ends an update, not one that prepares this loss
+            keys |= cleared
+            modules.extend(cleared_modules)
+        if keys or modules:
+            self.joint[event] = (frozenset(keys), tuple(modules))
+        else:
+            self.joint.pop(event, None)
+
+    def _cleared_together(self, backward: Event, key: str, stepping: tuple[str, ...]) -> bool:
+        """Whether optimizer ``key`` and one of ``stepping`` were both cleared right before
+        ``backward`` (no other gradient event between): its loss was meant for both
+        models (BicycleGAN's encoder and generator), so the other model's step applying
+        it once more with an extra loss of its own applies nothing twice. A GAN's
+        discriminator cleared only after its own step is not cleared there."""
+        joint = self.joint.get(backward)
+        if joint is None:
+            return False
+        keys, modules = joint
+
+        def covers(optimizer: str) -> bool:
+            if optimizer in keys or ALL in keys:
+                return True
+            return bool(modules) and self._module_clears(optimizer, modules) == FULL
+
+        return covers(key) and any(covers(other) for other in stepping)
 
     def _backward(self, state: State, event: Event, reach: Reach | None) -> State:
         def add(value: Status) -> Status:
@@ -1251,6 +1307,51 @@ def _freezes(frozen: str, tied: str) -> bool:
     if frozen.startswith(tied + "."):
         return frozen[len(tied) + 1 :].split(".", 1)[0] in _WRAPPED
     return related(frozen, tied)
+
+
+def _preceding_clears(
+    statements: list[Statement], table: dict[int, tuple[tuple[Event, frozenset[str]], ...]]
+) -> None:
+    """Fill ``table``: each backward in ``statements`` (nested blocks too) -> the clears
+    that run right before it in its own block, with nothing between that steps, runs a
+    backward, may touch gradients (an unknown call handed an optimizer, a call of this
+    file, a read) or branches; assignments and calls of nothing known are no barrier.
+    With each clear: the optimizers stepped right before it (only clears between), whose
+    clear it may be (``optD.step(); optD.zero_grad()``: the end of D's update, not the
+    start of the next loss)."""
+    pending: list[tuple[Event, frozenset[str]]] = []
+    stepped: frozenset[str] = frozenset()
+    for statement in statements:
+        if type(statement) is not Event:
+            pending, stepped = [], frozenset()
+            for part in child_blocks(statement):
+                _preceding_clears(part, table)
+            continue
+        kind = statement.kind  # type: ignore[union-attr]
+        if kind == EventKind.CLEAR:
+            pending.append((statement, stepped))  # type: ignore[arg-type]
+        elif kind == EventKind.STEP:
+            pending, stepped = [], frozenset(statement.optimizers)  # type: ignore[union-attr]
+        elif kind == EventKind.BACKWARD:
+            if pending:
+                table[id(statement)] = tuple(pending)
+            pending, stepped = [], frozenset()
+        elif not _no_barrier(statement):  # type: ignore[arg-type]
+            pending, stepped = [], frozenset()
+
+
+def _no_barrier(event: Event, depth: int = 0) -> bool:
+    """An assignment, or a call (not dispatched on ``self``) of nothing this file defines
+    or of a function whose own events are all no barrier (``reparameterization(mu,
+    logvar)``)."""
+    if event.kind == EventKind.KILL or event.kind == EventKind.METHOD:
+        return True
+    if event.kind != EventKind.CALL or event.receiver == "self":
+        return False
+    callee = event.callee
+    if callee is None:
+        return True
+    return depth < 4 and all(_no_barrier(inner, depth + 1) for inner in events_of(callee.body))
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:

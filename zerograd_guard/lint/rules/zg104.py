@@ -33,7 +33,11 @@ through a frozen copy.
 
 The check needs positive knowledge: the optimizers' parameters must come from
 `m.parameters()` of modules the file names, and the loss must be traced to a call of the
-other model. A file that freezes or unfreezes that model anywhere is not judged for it.
+other model. A file that may freeze that model anywhere (`requires_grad_(False)`, a flag
+that is not a constant) is not judged for it; turning gradients on, or freezing only a
+part of the model, is no freeze. A loss both optimizers are cleared for right before its
+backward is meant for both models (BicycleGAN's encoder and generator): the second one
+stepping it with an extra loss of its own applies nothing twice.
 """
     VALID = (
         """\
@@ -65,6 +69,19 @@ for real in loader:
     opt_g.step()
     opt_g.zero_grad()
     netD.requires_grad_(True)
+""",
+        """\
+opt_e = torch.optim.Adam(encoder.parameters())
+opt_g = torch.optim.Adam(generator.parameters())
+for real in loader:
+    opt_e.zero_grad()
+    opt_g.zero_grad()
+    loss_ge = criterion(generator(encoder(real)), real)
+    loss_ge.backward()
+    opt_e.step()
+    loss_latent = criterion(encoder(generator(noise())), noise())
+    loss_latent.backward()
+    opt_g.step()
 """,
     )
     INVALID = (
