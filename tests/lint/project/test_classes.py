@@ -192,3 +192,72 @@ def test_a_class_built_through_its_module_outside_the_loop_is_followed(findings)
         """
     found = findings(files={"agents.py": AGENT, "main.py": loop})
     assert codes(found) == [("main.py", 7, "ZG101")]
+
+
+SCALER = """\
+    class NativeScaler:
+        def __call__(self, loss, optimizer, clear=False):
+            if clear:
+                optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """
+
+
+def test_a_called_instance_runs_its_call_method(findings):
+    # facebookresearch/mae's ``loss_scaler(loss, optimizer)``: the backward and the step
+    # are in ``NativeScaler.__call__`` of another module
+    loop = """\
+        import torch
+        from util.misc import NativeScaler
+
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loss_scaler = NativeScaler()
+        for x in loader:
+            loss_scaler(model(x), optimizer)
+        """
+    found = findings(files={"util/misc.py": SCALER, "main.py": loop})
+    assert codes(found) == [("main.py", 7, "ZG101")]
+    assert "in `NativeScaler.__call__`" in found[0][3]
+    fixed = loop.replace("optimizer)\n", "optimizer, clear=True)\n")
+    assert findings(files={"util/misc.py": SCALER, "main.py": fixed}) == []
+
+
+TRAINER = """\
+    import torch
+    from torch import nn
+
+
+    class Trainer(nn.Module):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+            self.optimizer = torch.optim.Adam(model.parameters())
+
+        def forward(self, x):
+            loss = self.model(x)
+            loss.backward()
+            return loss.item()
+
+        def update(self):
+            self.optimizer.step()
+    """
+
+
+def test_a_called_module_runs_its_forward(findings):
+    # lucidrains/DALLE2-pytorch: ``trainer(x)`` runs ``Trainer.forward``, which backwards
+    loop = """\
+        from trainer import Trainer
+
+        trainer = Trainer(model)
+        for x in loader:
+            trainer(x)
+            trainer.update()
+        """
+    found = findings(files={"trainer.py": TRAINER, "train.py": loop})
+    assert codes(found) == [("train.py", 5, "ZG101")]
+    assert "in `Trainer.forward`" in found[0][3]
+    fixed = TRAINER.replace(
+        "self.optimizer.step()", "self.optimizer.step()\n            self.optimizer.zero_grad()"
+    )
+    assert findings(files={"trainer.py": fixed, "train.py": loop}) == []

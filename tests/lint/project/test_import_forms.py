@@ -90,6 +90,13 @@ SHAPES = {
         "ns/run/train.py",
         _loop("from ns.training.steps import train_step", "train_step"),
     ),
+    # research code run as ``python main.py``: no pyproject.toml, ``util/`` without an
+    # ``__init__.py`` (facebookresearch/mae's ``from util.misc import NativeScaler``)
+    "namespace_package_beside_the_script": (
+        {"util/misc.py": STEP},
+        "main.py",
+        _loop("from util.misc import train_step", "train_step"),
+    ),
 }
 
 

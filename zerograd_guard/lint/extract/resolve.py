@@ -713,7 +713,22 @@ class Resolver:
         if callee is not None:
             event.callee = callee
             return [event]
+        method = self._instance_call(name, function)
+        if method is not None:  # ``scaler(loss, optimizer)``: a method on ``scaler``
+            event.callee, event.receiver, event.method = method, name, method.name
+            return [event]
         return self._opaque(event, event.callee_name or "", function)
+
+    def _instance_call(self, name: str, function: FunctionModel) -> FunctionModel | None:
+        """What calling ``name`` runs when it holds an instance of a class this file (or,
+        in project mode, another linted module) defines: its ``__call__``, else its
+        ``forward`` (a module's ``__call__`` runs it)."""
+        if not name or "(" in name:
+            return None
+        held = self.holds(name, function)
+        if held.kind != INSTANCE:
+            return None
+        return self.method(held.class_name, "__call__") or self.method(held.class_name, "forward")
 
     @staticmethod
     def _shadowed(receiver: str | None, function: FunctionModel) -> bool:

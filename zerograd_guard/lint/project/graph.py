@@ -58,6 +58,10 @@ class ProjectContext:
     candidate: bool
 
 
+# Methods a call of an instance runs (``scaler(loss, opt)``, ``model(x)``): no text names them.
+INSTANCE_CALLS = frozenset({"__call__", "forward"})
+
+
 class Project:
     def __init__(
         self,
@@ -104,12 +108,24 @@ class Project:
 
     def module(self, name: str, importer: ModuleEntry | None = None) -> ModuleEntry | None:
         found = self.by_name.get(name)
-        if importer is not None and "." not in name:
-            sibling = self._siblings.get((importer.folder, name))
+        if importer is not None:
+            sibling = (
+                self._siblings.get((importer.folder, name))
+                if "." not in name
+                else self._under_folder(importer.folder, name)
+            )
             if sibling is not None and found is not None and sibling is not found:
                 return None  # which one Python imports depends on how it is run
             found = found or sibling
         return found
+
+    def _under_folder(self, folder: str, dotted: str) -> ModuleEntry | None:
+        """``util.misc`` as a script in ``folder`` imports it: ``folder/util/misc.py`` (or
+        its package ``__init__``), ``util`` perhaps a folder without ``__init__.py`` (a
+        namespace package: research code run as ``python main.py`` has no
+        ``pyproject.toml`` to name it from)."""
+        path = os.path.join(folder, *dotted.split("."))
+        return self.entries.get(path + ".py") or self.entries.get(os.path.join(path, "__init__.py"))
 
     def resolve(self, dotted: str, importer: ModuleEntry | None, hops: int = 0) -> Target | None:
         """The linted definition or module ``dotted`` (absolute) names, seen from
@@ -390,7 +406,7 @@ class Project:
         methods = frozenset() if marks is None else (marks.backward_methods or frozenset())
         if len(target.attribute) > 1:
             methods = methods & {target.attribute[1]}
-        return bool(methods & entry.method_calls)
+        return bool(methods & (entry.method_calls | INSTANCE_CALLS))
 
     # -- dependencies -----------------------------------------------------------------------
 
