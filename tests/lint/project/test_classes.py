@@ -261,3 +261,21 @@ def test_a_called_module_runs_its_forward(findings):
         "self.optimizer.step()", "self.optimizer.step()\n            self.optimizer.zero_grad()"
     )
     assert findings(files={"trainer.py": fixed, "train.py": loop}) == []
+
+
+def test_a_parameter_annotated_with_a_class_of_the_run_holds_an_instance(findings):
+    # mae's ``train_one_epoch(..., loss_scaler)`` in engine_pretrain.py: annotated, the
+    # parameter's methods are that class's
+    scaler = SCALER.replace("def __call__(", "def apply(")
+    engine = """\
+        from util.misc import NativeScaler
+
+
+        def train_one_epoch(model, loader, optimizer, scaler: NativeScaler):
+            for x in loader:
+                scaler.apply(model(x), optimizer)
+        """
+    found = findings(files={"util/misc.py": scaler, "engine.py": engine})
+    assert codes(found) == [("engine.py", 6, "ZG101")]
+    fixed = engine.replace("optimizer)\n", "optimizer, clear=True)\n")
+    assert findings(files={"util/misc.py": scaler, "engine.py": fixed}) == []

@@ -245,6 +245,9 @@ class Resolver:
             return Holds(OPTIMIZER, key)
         if "GradScaler" in text:
             return Holds(SCALER, key)
+        named = key_of(annotation)  # ``scaler: NativeScaler``: a class of this run
+        if named is not None and self.model.class_info(named) is not None:
+            return Holds(INSTANCE, key, class_name=named)
         return None
 
     def classify(
