@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from zerograd_guard.lint.collector import raised_thresholds
 from zerograd_guard.lint.cst_parse import parse_module
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.extract import build_model, resolve_module
@@ -94,7 +95,18 @@ def analyze_source(
 ) -> list[Finding]:
     """Findings of ``rules`` (default: the built-in rules) in ``source``, sorted by line,
     column and code; ``external``: see ``analyse_module``. Raises ``AnalysisError`` (one
-    line) for source it cannot analyse."""
+    line) for source it cannot analyse. Runs under the collector settings of a CLI run
+    (``collector.raised_thresholds``), whichever entry point calls it."""
+    with raised_thresholds():
+        return _analyze(source, options, rules, external)
+
+
+def _analyze(
+    source: str,
+    options: AnalysisOptions,
+    rules: Sequence[type[Rule]] | None,
+    external: ExternalLookup | None,
+) -> list[Finding]:
     module = parse_for_analysis(source)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))

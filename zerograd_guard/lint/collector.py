@@ -9,25 +9,42 @@ the whole run, is millions of small objects that every full collection traversed
 per-file mode until it was frozen out of the collector's scans (``gc.freeze``; forked
 workers inherit both settings). Both are undone afterwards, so a process that lints again
 (a test session, an editor's server) gets its collector back as it was.
+``analyze_source`` raises the thresholds too, so every entry point (the language server,
+the Python API, the benchmarks) analyses under the collector settings of a CLI run.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import threading
 from collections.abc import Iterator
 
 RUN_THRESHOLDS = (50_000, 20, 20)
 
 
+_lock = threading.Lock()
+_raised = 0  # runs in flight in this process (threads, nesting) under RUN_THRESHOLDS
+_saved: tuple[int, ...] = ()  # the thresholds before the first of them
+
+
 @contextlib.contextmanager
 def raised_thresholds() -> Iterator[None]:
-    thresholds = gc.get_threshold()
-    gc.set_threshold(*RUN_THRESHOLDS)
+    """``RUN_THRESHOLDS`` while any run in this process (any thread, nested or not) is in
+    flight; the first one in saves the thresholds, the last one out puts them back."""
+    global _raised, _saved
+    with _lock:
+        if _raised == 0:
+            _saved = gc.get_threshold()
+            gc.set_threshold(*RUN_THRESHOLDS)
+        _raised += 1
     try:
         yield
     finally:
-        gc.set_threshold(*thresholds)
+        with _lock:
+            _raised -= 1
+            if _raised == 0:
+                gc.set_threshold(*_saved)
 
 
 @contextlib.contextmanager
