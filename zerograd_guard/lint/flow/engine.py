@@ -800,7 +800,8 @@ class FlowEngine:
         observations = self.observations
         observations.step_statuses.setdefault((event, key), set()).add(value.kind)
         kind = type(value)
-        if kind is StaleFresh and proven(value, guards, tuple(loop for loop, _, _ in self.loops)):
+        loops = tuple(loop for loop, _, _ in self.loops)
+        if kind is StaleFresh and proven(value, guards, loops, assumptions):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)

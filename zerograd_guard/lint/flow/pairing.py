@@ -14,6 +14,8 @@ A stale status carries what its proof needs: ``Stale`` and ``StaleFresh`` hold
 
 from __future__ import annotations
 
+from typing import Any
+
 from zerograd_guard.lint.flow.state import (
     Stale,
     StaleFresh,
@@ -31,14 +33,36 @@ def stale(step: Event, guards: Guards) -> Status:
     return Stale(step, NO_GUARDS, guards)
 
 
-def proven(value: StaleFresh, guards: Guards, loops: tuple[Loop, ...]) -> bool:
+def proven(
+    value: StaleFresh,
+    guards: Guards,
+    loops: tuple[Loop, ...],
+    assumptions: frozenset[Any] = frozenset(),
+) -> bool:
     """Whether the leak of stale-plus-fresh ``value`` at a step run under ``guards`` holds
     whatever the skipped clears' conditions are. A condition that also encloses every
     skipped clear (``if loss.item() > 1.0:`` around both the ``if fp16:`` that skips the
     clear and the step) need not be correlated with them: it held when the clear was
-    skipped and holds when the step runs."""
+    skipped and holds when the step runs. Nor need one the step itself runs under that
+    the path still assumes (``assumptions``): nothing it reads was assigned since the
+    clear was skipped, so every test of it took the branch that skips the clear and runs
+    the step (a loop-invariant flag: ConvNeXt's ``if use_amp:`` clears, its ``else``
+    steps under an accumulation condition and never clears). A condition the loop
+    changes (a window counter) is judged by the pairing of the two conditions only."""
     conditions = (guards | value.guards) - value.enclosing
-    return all(related(a, b, loops) for a in value.skipped for b in conditions)
+    held = {
+        atom
+        for _, atom, _ in assumptions
+        if atom in guards or atom in value.guards
+        if _invariant(atom, loops)
+    }
+    return all(a in held or related(a, b, loops) for a in value.skipped for b in conditions)
+
+
+def _invariant(atom: Atom, loops: tuple[Loop, ...]) -> bool:
+    """Whether no loop being iterated assigns what ``atom`` reads (and it is no window
+    counter): a test of it repeats the answer of the last one."""
+    return not atom.accumulation and not any(atom.names & loop.assigned for loop in loops)
 
 
 def related(clear: Atom | None, step: Atom | None, loops: tuple[Loop, ...]) -> bool:
