@@ -4,8 +4,11 @@ optimizer, whatever its name: d2l's ``trainer`` / ``trainer_D`` / ``trainer_G`` 
 No other object PyTorch code calls has both methods (a module has ``zero_grad`` only; a
 scheduler, an environment or a scaler has ``step`` only), so the pair is positive
 knowledge. An engine that also runs the backward (``engine.backward(loss)``, DeepSpeed:
-its ``step()`` clears for you) or an object that is called (``model(x)``) is not taken
+its ``step()`` clears for you), an object that is called (``model(x)``) or whose ``step``
+takes data (``policy.step(obs)``, ``rnn.step(x, h)``: a model's own step) is not taken
 for an optimizer, nor is a name that says it is something else (``lr_scheduler``)."""
+
+import torch
 
 
 def train_batch(net, X, y, loss, trainer):
@@ -94,3 +97,26 @@ def only_stepped(net, loader, loss, trainer):
         l = loss(net(X), y)
         l.backward()
         trainer.step()
+
+
+def reinforce(policy, optimizer, env, episodes):
+    # ``policy.step(obs)`` acts; ``policy.zero_grad()`` clears the module before the
+    # episode's backward, and ``optimizer`` steps it
+    for _ in range(episodes):
+        obs, done, logps, ret = env.reset(), False, [], 0.0
+        while not done:
+            a, logp = policy.step(obs)
+            obs, r, done, _ = env.step(a)
+            logps.append(logp)
+            ret += r
+        policy.zero_grad()
+        (-torch.stack(logps).sum() * ret).backward()
+        optimizer.step()
+
+
+def model_step_returns_the_loss(model, opt, loader):
+    for batch in loader:
+        loss = model.step(batch)
+        loss.backward()
+        model.zero_grad()
+        opt.step()  # expect: ZG102

