@@ -56,7 +56,7 @@ HARMLESS_CALLS = frozenset(
         "toggle_optimizer", "untoggle_optimizer", "unscale_", "update", "log", "log_dict",
         "state_dict", "load_state_dict", "append", "extend", "add_param_group", "save", "info",
         "debug", "warning", "set_postfix", "add_scalar", "prepare", "initialize", "wrap",
-        "save_checkpoint", "load_checkpoint", "register_for_checkpointing", "zip",
+        "save_checkpoint", "load_checkpoint", "register_for_checkpointing", "zip", "save_model",
     }
 )  # fmt: skip
 # Method names too common to tell which class an object is.
