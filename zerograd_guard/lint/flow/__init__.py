@@ -46,11 +46,6 @@ def check_flow(
         for cls in model.classes.values()
         for inherited in _inherited_loops(cls.name, model)
     ]
-    engine.judged = {
-        id(function)
-        for function, as_iteration, self_class in runs
-        if not as_iteration and self_class is None and not driven.get(function, False)
-    }
     for function, as_iteration, self_class in runs:
         try:
             engine.run(

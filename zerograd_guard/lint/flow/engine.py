@@ -239,10 +239,6 @@ class FlowEngine:
         # flags and window conditions whose ``if`` gates gradient events: their
         # assumptions survive widening
         self._gating_flags: set[Atom] = set()
-        # functions ``check_flow`` judges from an unknown entry state (``run``), and the
-        # states each such run ended in when the module body's call ran it (``_judged``)
-        self.judged: set[int] = set()
-        self._judged_ends: dict[int, set[State]] = {}
 
     # -- entry points -------------------------------------------------------------------
 
@@ -261,8 +257,6 @@ class FlowEngine:
         methods ``self.m()`` dispatches to."""
         if not self.reaches(function, (EventKind.BACKWARD,)):
             return  # no backward, no finding: nothing to judge
-        if not as_iteration and id(function) in self._judged_ends:
-            return  # judged already, when the module body called it (``_judged``)
         self.work = 0
         frame = self._frame(function, {}, None)
         frame.self_class = self_class or function.class_name
@@ -1035,9 +1029,6 @@ class FlowEngine:
     ) -> set[State]:
         if callee in self.stack or len(self.stack) > MAX_CALL_DEPTH:
             return {self._havoc(state, (ALL,)) for state in states}
-        judged = None if closure else self._judged(callee, event, states, frame)
-        if judged is not None:
-            return judged
         if closure:
             env = frame.env
             if event.closure_args or event.closure_kwargs:  # ``functools.partial(f, ...)``
@@ -1095,58 +1086,6 @@ class FlowEngine:
         if enters and pending:
             self.via.pop()
         return result
-
-    def _judged(
-        self, callee: FunctionModel, event: Event, states: set[State], frame: _Frame
-    ) -> set[State] | None:
-        """The module body calling a function that ``check_flow`` also judges on its own
-        (``main()`` under ``if __name__ == "__main__":``), when nothing before the call
-        touched gradients: the call starts from the state the function's own run starts
-        from, so that run is done here, once, instead of a second analysis in place; its
-        end states are the call's. None when the call is analysed in place as usual."""
-        if (
-            id(callee) not in self.judged
-            or len(self.stack) != 1
-            or self.stack[0].name != "<module>"
-            or self.loops
-            or event.receiver is not None
-            or callee.class_name is not None
-        ):
-            return None
-        inner = self._bind(callee, event, frame)
-        if any(name != key for name, key in inner.env.items()):
-            return None  # the caller's names for its parameters: another analysis
-        start = self._frame(callee, {}, None)
-        keys = self._mapped_keys(callee, start, [])
-        entry = materialize(initial(), keys)
-        if any(materialize(state, keys) != entry for state in states):
-            return None
-        ends = self._judged_ends.get(id(callee))
-        if ends is None:
-            saved = (self.work, self.stack, self.loops, self.guards, self.via)
-            self.stack, self.loops, self.guards, self.via = [], [], [], []
-            try:
-                ends = self._run_judged(callee, start, entry)
-            except BudgetExceeded:
-                return None
-            finally:
-                self.work, self.stack, self.loops, self.guards, self.via = saved
-            self._judged_ends[id(callee)] = ends
-        return ends
-
-    def _run_judged(self, function: FunctionModel, frame: _Frame, entry: State) -> set[State]:
-        """``run(function)``'s analysis, returning the states it ends in (its own
-        assumptions forgotten, as a call's are)."""
-        self.work = 0
-        frame.self_class = function.class_name
-        self.stack.append(function)
-        outcome = self.block(function.body, {entry}, frame)
-        self.stack.pop()
-        ended = outcome.normal | outcome.returns | set().union(*outcome.raised.values())
-        return {
-            State(s.default, s.entries, frozenset(a for a in s.assumptions if a[0] != frame.tag))
-            for s in ended
-        }
 
     def _bind(self, callee: FunctionModel, event: Event, frame: _Frame) -> _Frame:
         params = list(callee.params)
