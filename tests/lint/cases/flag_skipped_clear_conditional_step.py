@@ -40,3 +40,28 @@ def window_start_clear(model, criterion, data_loader, optimizer, update_freq):
         criterion(model(samples), targets).backward()
         if (i + 1) % update_freq == 0:
             optimizer.step()
+
+
+ACCUM = 4
+micro = 0
+window_start = True
+
+
+def tick():
+    global micro, window_start
+    micro += 1
+    window_start = micro % ACCUM == 0
+
+
+def window_flag_set_by_a_call(model, opt, loader):
+    # ``window_start`` is a global ``tick()`` changes: not loop-invariant, nothing proven
+    for i, (x, y) in enumerate(loader):
+        loss = (model(x) - y).pow(2).mean() / ACCUM
+        if window_start:
+            opt.zero_grad()
+            loss.backward()
+        else:
+            loss.backward()
+            if (i + 1) % ACCUM == 0:
+                opt.step()
+        tick()

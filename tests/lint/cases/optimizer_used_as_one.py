@@ -120,3 +120,15 @@ def model_step_returns_the_loss(model, opt, loader):
         loss.backward()
         model.zero_grad()
         opt.step()  # expect: ZG102
+
+
+def module_with_an_annealing_step(vae, optimizer, loader):
+    # ``vae.step()`` anneals its KL weight and ``vae.reconstruct`` is read: a module
+    for x in loader:
+        vae.zero_grad()
+        recon, mu, logvar = vae.reconstruct(x)
+        kl = -0.5 * torch.mean(1 + logvar - mu.pow(2) - logvar.exp())
+        loss = (recon - x).pow(2).mean() + vae.beta * kl
+        loss.backward()
+        optimizer.step()
+        vae.step()

@@ -9,6 +9,7 @@ not a step, and an unknown call only makes the optimizers it is handed unknown.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import libcst as cst
@@ -58,6 +59,11 @@ HARMLESS_CALLS = frozenset(
         "debug", "warning", "set_postfix", "add_scalar", "prepare", "initialize", "wrap",
         "save_checkpoint", "load_checkpoint", "register_for_checkpointing", "zip", "save_model",
     }
+)  # fmt: skip
+# What code reads on an optimizer (``_used_as_optimizer``).
+OPTIMIZER_ATTRIBUTES = frozenset(
+    {"zero_grad", "step", "state_dict", "load_state_dict", "param_groups", "add_param_group",
+     "defaults", "state"}
 )  # fmt: skip
 # Method names too common to tell which class an object is.
 GENERIC_METHODS = frozenset(
@@ -147,7 +153,13 @@ class Resolver:
         if uses is None:
             uses = self._receiver_uses[id(function)] = _receiver_uses(function)
         used = uses.get(key, frozenset())
-        return {"zero_grad", "step"} <= used and not used & {"backward", "()", "step(...)"}
+        if not {"zero_grad", "step"} <= used or used & {"backward", "()", "step(...)"}:
+            return False
+        # a module with a ``step()`` of its own (``vae.step()`` annealing a KL weight) also
+        # reads other attributes: only what an optimizer has may be read on it
+        text = self.model.module.code_for_node(function.node)
+        read = re.findall(rf"(?<![\w.]){re.escape(key)}\s*\.\s*(\w+)", text)
+        return set(read) <= OPTIMIZER_ATTRIBUTES
 
     def _by_name(self, key: str) -> Holds:
         if looks_like_optimizer(key):

@@ -802,7 +802,7 @@ class FlowEngine:
         observations.step_statuses.setdefault((event, key), set()).add(value.kind)
         kind = type(value)
         loops = tuple(loop for loop, _, _ in self.loops)
-        if kind is StaleFresh and proven(value, guards, loops, assumptions):
+        if kind is StaleFresh and proven(value, guards, loops, assumptions, _own(event)):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
@@ -1341,6 +1341,15 @@ def _no_barrier(event: Event, depth: int = 0) -> bool:
     if callee is None:
         return True
     return depth < 4 and all(_no_barrier(inner, depth + 1) for inner in events_of(callee.body))
+
+
+def _own(event: Event) -> tuple[object, frozenset[str]]:
+    """The assumption tag of ``event``'s function and its parameters that no ``global``
+    or ``nonlocal`` shares (for ``pairing.proven``)."""
+    function = event.function
+    if function is None:
+        return (None, frozenset())
+    return (id(function), frozenset(function.params) - function.shared_names)
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:

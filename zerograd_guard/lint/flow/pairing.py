@@ -38,6 +38,7 @@ def proven(
     guards: Guards,
     loops: tuple[Loop, ...],
     assumptions: frozenset[Any] = frozenset(),
+    parameters: tuple[object, frozenset[str]] = (None, frozenset()),
 ) -> bool:
     """Whether the leak of stale-plus-fresh ``value`` at a step run under ``guards`` holds
     whatever the skipped clears' conditions are. A condition that also encloses every
@@ -47,12 +48,18 @@ def proven(
     the path still assumes (``assumptions``): nothing it reads was assigned since the
     clear was skipped, so every test of it took the branch that skips the clear and runs
     the step (a loop-invariant flag: ConvNeXt's ``if use_amp:`` clears, its ``else``
-    steps under an accumulation condition and never clears). A condition the loop
-    changes (a window counter) is judged by the pairing of the two conditions only."""
+    steps under an accumulation condition and never clears). Only a flag that reads
+    parameters of the step's own function (``parameters``: its assumption tag and its
+    parameters not declared ``global`` / ``nonlocal``), none of them assigned in the
+    loops, counts: a global or an attribute may be changed by any call in the loop
+    (``tick()`` setting ``window_start``). A condition the loop changes (a window
+    counter) is judged by the pairing of the two conditions only."""
     conditions = (guards | value.guards) - value.enclosing
+    own_tag, own_parameters = parameters
     held = {
         atom
-        for _, atom, _ in assumptions
+        for tag, atom, _ in assumptions
+        if tag == own_tag and atom.names and atom.names <= own_parameters
         if atom in guards or atom in value.guards
         if _invariant(atom, loops)
     }
