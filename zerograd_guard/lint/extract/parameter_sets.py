@@ -62,6 +62,9 @@ WRAPPERS = frozenset(
         "DDP", "FSDP", "FullyShardedDataParallel", "wrap", "unwrap_model",
     }
 )  # fmt: skip
+# Wrappers handed several objects at once, each element of the result the argument at
+# its position (accelerate's ``prepare``).
+PREPARE_CALLS = frozenset({"prepare", "prepare_model"})
 # Tensor methods: their result comes from the receiver and the arguments only.
 TENSOR_METHODS = frozenset(
     {
@@ -469,7 +472,7 @@ def _same_parameters(value: cst.CSTNode) -> list[str]:
     if name not in WRAPPERS:
         return []
     positional = [arg.value for arg in value.args if arg.keyword is None]
-    if name in ("prepare", "prepare_model"):  # each element keeps what its argument held
+    if name in PREPARE_CALLS:  # each element keeps what its argument held
         return [key for arg in positional for key in _same_parameters(arg)]
     return _same_parameters(positional[0]) if positional else []  # ``DDP(model, ...)``
 
@@ -480,7 +483,7 @@ def _element_value(index: int, value: cst.BaseExpression) -> cst.BaseExpression:
     prepared (accelerate returns its arguments in order); else the whole value."""
     if (
         type(value) is cst.Call
-        and (callee_name(value.func) or "") in ("prepare", "prepare_model")
+        and (callee_name(value.func) or "") in PREPARE_CALLS
         and all(arg.keyword is None and not arg.star for arg in value.args)
         and 0 <= index < len(value.args)
     ):

@@ -144,9 +144,10 @@ class Resolver:
         with arguments. No other object training code calls that way has both methods (a
         module has ``zero_grad``, and a ``step`` of its own takes data: ``policy.step(obs)``,
         ``rnn.step(x, h)``; a scheduler, an environment or a scaler has ``step`` only); an
-        engine that runs the backward too (DeepSpeed's, whose ``step()`` clears for you) and
-        a called module are left unknown. Parameters only, without an annotation: any other
-        binding says what the name holds."""
+        engine that runs the backward too (DeepSpeed's, whose ``step()`` clears for you), a
+        called module and one on which anything but an optimizer's attributes is read
+        (``vae.reconstruct``: ``OPTIMIZER_ATTRIBUTES``) are left unknown. Parameters only,
+        without an annotation: any other binding says what the name holds."""
         if key not in function.params or key in function.param_annotations:
             return False
         uses = self._receiver_uses.get(id(function))
@@ -740,7 +741,7 @@ class Resolver:
         """What calling ``name`` runs when it holds an instance of a class this file (or,
         in project mode, another linted module) defines: its ``__call__``, else its
         ``forward`` (a module's ``__call__`` runs it)."""
-        if not name or "(" in name:
+        if not name:
             return None
         held = self.holds(name, function)
         if held.kind != INSTANCE:

@@ -666,14 +666,7 @@ class FlowEngine:
         for clear, stepped in table.get(id(event), ()):
             cleared = frozenset(frame.map(key) for key in clear.optimizers)
             cleared_modules = tuple(frame.map(module) for module in clear.modules)
-            if any(
-                frame.map(key) in cleared
-                or ALL in cleared
-                or (
-                    cleared_modules and self._module_clears(frame.map(key), cleared_modules) == FULL
-                )
-                for key in stepped
-            ):
+            if any(self._covers(frame.map(key), cleared, cleared_modules) for key in stepped):
                 continue  # the clear that ends an update, not one that prepares this loss
             keys |= cleared
             modules.extend(cleared_modules)
@@ -692,13 +685,16 @@ class FlowEngine:
         if joint is None:
             return False
         keys, modules = joint
+        return self._covers(key, keys, modules) and any(
+            self._covers(other, keys, modules) for other in stepping
+        )
 
-        def covers(optimizer: str) -> bool:
-            if optimizer in keys or ALL in keys:
-                return True
-            return bool(modules) and self._module_clears(optimizer, modules) == FULL
-
-        return covers(key) and any(covers(other) for other in stepping)
+    def _covers(self, optimizer: str, keys: frozenset[str], modules: tuple[str, ...]) -> bool:
+        """Whether clearing optimizers ``keys`` and modules ``modules`` clears all of
+        ``optimizer``'s parameters."""
+        if optimizer in keys or ALL in keys:
+            return True
+        return bool(modules) and self._module_clears(optimizer, modules) == FULL
 
     def _backward(self, state: State, event: Event, reach: Reach | None) -> State:
         def add(value: Status) -> Status:

@@ -34,8 +34,8 @@ through a frozen copy.
 The check needs positive knowledge: the optimizers' parameters must come from
 `m.parameters()` of modules the file names, and the loss must be traced to a call of the
 other model. A file that may freeze that model anywhere (`requires_grad_(False)`, a flag
-that is not a constant) is not judged for it; turning gradients on, or freezing only a
-part of the model, is no freeze. A loss both optimizers are cleared for right before its
+that is not a constant; a frozen part of it counts, as it may be all of it) is not judged
+for it; turning gradients on is no freeze. A loss both optimizers are cleared for right before its
 backward is meant for both models (BicycleGAN's encoder and generator): the second one
 stepping it with an extra loss of its own applies nothing twice.
 """
