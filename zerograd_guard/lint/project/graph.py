@@ -62,6 +62,26 @@ class ProjectContext:
 INSTANCE_CALLS = frozenset({"__call__", "forward"})
 
 
+def _children(paths: Iterable[str]) -> dict[str, set[str]]:
+    """Every folder above a linted file -> the names of what it holds on the way to one
+    (subfolders, module stems): ``Project._under_folder``'s quick answer for a dotted
+    name whose first part is not beside the importer, the usual case."""
+    children: dict[str, set[str]] = {}
+    for path in paths:
+        folder, name = os.path.split(path)
+        name = name[:-3] if name.endswith(".py") else name
+        while True:
+            known = children.setdefault(folder, set())
+            if name in known:
+                break  # the folders above were recorded with it
+            known.add(name)
+            parent, name = os.path.split(folder)
+            if parent == folder:
+                break
+            folder = parent
+    return children
+
+
 class Project:
     def __init__(
         self,
@@ -92,6 +112,7 @@ class Project:
                 siblings.setdefault((folder, file[:-3]), entry)
         self.by_name = {name: found[0] for name, found in claims.items() if len(found) == 1}
         self._siblings = siblings
+        self._children = _children(self.entries)
         self._directs: dict[str, set[str]] = {}
         self._components: dict[str, frozenset[str]] = {}
         self._tarjan_index: dict[str, int] = {}
@@ -124,6 +145,8 @@ class Project:
         its package ``__init__``), ``util`` perhaps a folder without ``__init__.py`` (a
         namespace package: research code run as ``python main.py`` has no
         ``pyproject.toml`` to name it from)."""
+        if dotted.partition(".")[0] not in self._children.get(folder, ()):
+            return None  # most dotted imports: nothing of that name beside the file
         path = os.path.join(folder, *dotted.split("."))
         return self.entries.get(path + ".py") or self.entries.get(os.path.join(path, "__init__.py"))
 
