@@ -59,6 +59,9 @@ on it. A file ``ast`` cannot parse (or with lone ``\\r`` line ends, where line n
 are not plain) is analysed whole, and so is every file when a plugin contributes rules
 (``runner``): the proof covers the built-in rules only.
 
+Inside a kept class, the methods that cannot contribute are blanked too, by the same
+channels read per method (``class_members``, which states the argument for methods).
+
 Project-wide analysis (another module calling into this one) extends the seeds:
 ``select_statements(..., extra_seed=...)`` keeps whatever ``extra_seed`` says may
 contribute, with everything the rules above then pull in.
@@ -71,6 +74,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Protocol
 
 from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, OUTSIDE_PROJECT, PYTORCH_FAMILY
@@ -105,6 +109,9 @@ NOT_LINE_BREAK = re.compile(r"[^\r\n]+")
 # the scan) and saves much only where much can be skipped. Files of training loops are
 # mostly small, so this also keeps the fast path from slowing them down.
 SPLIT_MIN_CHARS = 16_384
+# A kept class shorter than this is kept whole: describing its methods one by one costs
+# more than the parse it saves (``class_members``).
+MEMBER_SPLIT_MIN_CHARS = 8_192
 # words besides optimizer-like names through which the resolver finds an optimizer:
 # Lightning's ``self.optimizers()``, ``deepspeed.initialize(...)``'s tuple (a copy made
 # by ``prepare(x)`` or a move is found through ``x``: a word of the same statement, or one
@@ -166,7 +173,7 @@ def _module_bindings(node: ast.stmt, out: set[str]) -> None:
                 _module_bindings(child, out)
 
 
-def _statements_in(node: ast.stmt) -> Iterator[ast.stmt]:
+def statements_in(node: ast.stmt) -> Iterator[ast.stmt]:
     """``node`` and every statement nested in it (bodies, branches, handlers, cases):
     no expression holds a statement, so imports are found without walking expressions."""
     pending = [node]
@@ -181,9 +188,9 @@ def _statements_in(node: ast.stmt) -> Iterator[ast.stmt]:
                     pending.extend(child.body)
 
 
-def _imported(node: ast.stmt) -> list[tuple[str, str]]:
+def imported_names(node: ast.stmt) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
-    for item in _statements_in(node):
+    for item in statements_in(node):
         if isinstance(item, ast.Import):
             for alias in item.names:
                 top = alias.name.split(".", 1)[0]
@@ -194,7 +201,7 @@ def _imported(node: ast.stmt) -> list[tuple[str, str]]:
     return found
 
 
-def _seeded(nodes: Sequence[ast.stmt], names: frozenset[str]) -> bool:
+def holds_name(nodes: Sequence[ast.AST], names: frozenset[str]) -> bool:
     for node in nodes:
         for item in ast.walk(node):
             if (isinstance(item, ast.Name) and item.id in names) or (
@@ -210,7 +217,7 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
     provides = set(CLASS.findall(segment))  # classes are values too (instances)
     for declared in GLOBAL.findall(segment):
         provides.update(WORD.findall(declared))
-    imports = [pair for node in nodes for pair in _imported(node)] if "import" in words else []
+    imports = [pair for node in nodes for pair in imported_names(node)] if "import" in words else []
     module_body = False
     for node in nodes:
         if not isinstance(
@@ -228,7 +235,7 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
         callables=callables,
         provides=frozenset(provides | callables | {alias for alias, _ in imports}),
         carriers=frozenset(provides),
-        seeded=has_backward_call(segment, names) and _seeded(nodes, names),
+        seeded=has_backward_call(segment, names) and holds_name(nodes, names),
         imports=tuple(imports),
         nodes=tuple(nodes),
     )
@@ -279,20 +286,23 @@ def _star_import(nodes: Sequence[ast.stmt]) -> bool:
     )
 
 
-def select_statements(
-    statements: Sequence[Statement],
-    extra_seed: Callable[[Statement], bool] | None = None,
+def seed_flags(
+    statements: Sequence[Statement], extra_seed: Callable[[Statement], bool] | None = None
 ) -> list[bool]:
+    """Which statements are seeds; ``extra_seed`` adds some (project-wide analysis)."""
+    return [s.seeded or (extra_seed is not None and extra_seed(s)) for s in statements]
+
+
+def select_statements(statements: Sequence[Statement], seeds: Sequence[bool]) -> list[bool]:
     """Which statements can contribute (see the module docstring for why the others
-    cannot). ``extra_seed`` adds seeds (project-wide analysis)."""
-    seeds = [s.seeded or (extra_seed is not None and extra_seed(s)) for s in statements]
+    cannot), starting from the ``seeds``."""
     if not any(seeds):
-        return seeds
-    kept = _reaching(statements, seeds)
+        return list(seeds)
+    kept = _reaching(statements, list(seeds))
     chosen = [s for s, is_kept in zip(statements, kept, strict=True) if is_kept]
     module_observes = any(s.module_body for s in chosen)
-    names_optimizers = _naming_optimizers(statements)
-    file_wide = _file_wide(statements)
+    names_optimizers = naming_optimizers(statements)
+    writes_file_wide = file_wide(statements)
     used = {word for s in chosen for word in s.words}
     changed = True
     while changed:
@@ -300,7 +310,7 @@ def select_statements(
         for index, s in enumerate(statements):
             if not kept[index] and (
                 names_optimizers[index]
-                or file_wide[index]
+                or writes_file_wide[index]
                 or not s.provides.isdisjoint(used)
                 or (module_observes and s.module_body)
             ):
@@ -449,7 +459,7 @@ def _dotted(node: ast.Attribute) -> str | None:
 FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
 
 
-def _file_wide(statements: Sequence[Statement]) -> list[bool]:
+def file_wide(statements: Sequence[Statement]) -> list[bool]:
     """Statements that may write a file-wide fact (channel 7): a freeze, or an import of
     a framework package."""
     packages = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY
@@ -477,10 +487,9 @@ def _reaching(statements: Sequence[Statement], seeds: list[bool]) -> list[bool]:
     return reaching
 
 
-def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
-    """Statements that may name an optimizer: an optimizer-like word, or a value a
-    statement that may name an optimizer binds (an alias, a prepared copy, a class whose
-    instances hold one, an import of one)."""
+@lru_cache(maxsize=65_536)
+def optimizer_word(word: str) -> bool:
+    """Whether ``word`` may name an optimizer, its class or factory, or a source of one."""
     # imported here: the names module pulls in libcst, which a file without a seeded
     # statement never needs
     from zerograd_guard.lint.extract.names import (
@@ -490,16 +499,20 @@ def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
         matches,
     )
 
-    def optimizer_word(word: str) -> bool:
-        return (
-            word in OPTIMIZER_CLASSES
-            or word in OPTIMIZER_SOURCES
-            or "Adam" in word
-            or "SGD" in word
-            or looks_like_optimizer(word)
-            or matches(OPTIMIZER_FACTORY, word)
-        )
+    return (
+        word in OPTIMIZER_CLASSES
+        or word in OPTIMIZER_SOURCES
+        or "Adam" in word
+        or "SGD" in word
+        or looks_like_optimizer(word)
+        or matches(OPTIMIZER_FACTORY, word)
+    )
 
+
+def naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
+    """Statements that may name an optimizer: an optimizer-like word, or a value a
+    statement that may name an optimizer binds (an alias, a prepared copy, a class whose
+    instances hold one, an import of one)."""
     naming = [any(map(optimizer_word, s.words)) for s in statements]
     # an import carries an optimizer only if what it names says so (``from torch.optim
     # import SGD as Maker``); ``import torch`` does not: a use must spell ``optim``
@@ -523,17 +536,31 @@ def _naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
 
 
 def blanked(
-    text: str, statements: Sequence[Statement], kept: Sequence[bool], starts: list[int]
+    text: str,
+    statements: Sequence[Statement],
+    kept: Sequence[bool],
+    starts: list[int],
+    members: Sequence[tuple[int, int, int, int]] = (),
 ) -> str:
-    """``text`` with the statements not kept blanked, line breaks and offsets unchanged."""
+    """``text`` with the statements not kept blanked, and the class ``members`` (first
+    line, last line, and where their ``pass`` goes: line and column), line breaks and
+    offsets unchanged."""
+    ranges = [
+        (statement.first, statement.last, -1, 0)
+        for statement, is_kept in zip(statements, kept, strict=True)
+        if not is_kept
+    ]
     parts: list[str] = []
     position = 0
-    for statement, is_kept in zip(statements, kept, strict=True):
-        if is_kept:
-            continue
-        begin, end = starts[statement.first], starts[min(statement.last + 1, len(starts) - 1)]
+    for first, last, line, column in sorted([*ranges, *members]):
+        begin, end = starts[first], starts[min(last + 1, len(starts) - 1)]
         parts.append(text[position:begin])
-        parts.append(NOT_LINE_BREAK.sub(_spaces, text[begin:end]))
+        blank = NOT_LINE_BREAK.sub(_spaces, text[begin:end])
+        if line >= 0:  # a member of a kept class: its block keeps a statement
+            at = starts[line] - begin  # its indentation kept as written (tabs)
+            indent = text[starts[line] : starts[line] + column]
+            blank = f"{blank[:at]}{indent}pass{blank[at + column + 4 :]}"
+        parts.append(blank)
         position = end
     parts.append(text[position:])
     return "".join(parts)
@@ -550,12 +577,15 @@ def analysed_text(
     min_chars: int = SPLIT_MIN_CHARS,
     project_mode: bool = False,
     project_seeds: ProjectSeeds | None = None,
+    member_min_chars: int = MEMBER_SPLIT_MIN_CHARS,
 ) -> str | None:
     """The text to analyse for the same findings as ``text`` (``text`` itself when it
     cannot or need not be split: shorter than ``min_chars``), or None when no statement
     can contribute a finding. ``project_mode``: calls into other linted modules are
     followed, so what uses an import of such a module is a seed too
-    (``project_seeds``: only the uses the project index says may lead to a backward)."""
+    (``project_seeds``: only the uses the project index says may lead to a backward).
+    Inside a kept class at least ``member_min_chars`` long, the methods that cannot
+    contribute are blanked too (``class_members``)."""
     if len(text) < min_chars or re.search(r"\r(?!\n)", text):
         return text
     try:
@@ -565,9 +595,17 @@ def analysed_text(
     statements, starts = split_statements(text, tree, options)
     if project_mode and extra_seed is None:
         extra_seed = uses_project_imports(statements, project_seeds, text, starts)
-    kept = select_statements(statements, extra_seed)
+    seeds = seed_flags(statements, extra_seed)
+    kept = select_statements(statements, seeds)
     if not any(kept):
         return None
-    if all(kept):
+    members: list[tuple[int, int, int, int]] = []
+    if not may_drive_hooks(text, options):  # hook methods run without their names
+        from zerograd_guard.lint.class_members import blanked_members
+
+        members = blanked_members(
+            text, starts, statements, kept, seeds, options, extra_seed, member_min_chars
+        )
+    if all(kept) and not members:
         return text
-    return blanked(text, statements, kept, starts)
+    return blanked(text, statements, kept, starts, members)

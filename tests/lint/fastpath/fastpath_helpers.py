@@ -26,7 +26,7 @@ def fast_path(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> Outcome:
     """What the fast path finds."""
     if not may_call_backward(text, options):
         return []
-    reduced = analysed_text(text, options, min_chars=0)  # split however small
+    reduced = analysed_text(text, options, min_chars=0, member_min_chars=0)  # however small
     if reduced is None:
         return []
     try:
@@ -37,5 +37,5 @@ def fast_path(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> Outcome:
 
 def kept_lines(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> list[str]:
     """The non-blank lines the fast path parses (split however small)."""
-    reduced = analysed_text(text, options, min_chars=0)
+    reduced = analysed_text(text, options, min_chars=0, member_min_chars=0)
     return [] if reduced is None else [line for line in reduced.splitlines() if line.strip()]

@@ -68,6 +68,12 @@ POOL = (
     "class Trainer:\n    def step(self, b):\n        self.model(b).backward()",
     "class Other(Trainer):\n    def step(self, b):\n        self.opt.zero_grad()\n"
     "        self.model(b).backward()",
+    "class Trainer:\n    def rebuild(self, o):\n        self.opt = o\n        self.rank = 0\n"
+    "    def describe(self):\n        return self.rank\n    def fit(self, loader):\n"
+    "        for b in loader:\n            self.model(b).backward()\n            self.opt.step()",
+    "class Holder:\n    def setup(self, opt: Optimizer):\n        self.held = opt\n"
+    "    def run(self, loader):\n        for b in loader:\n            net(b).backward()\n"
+    "            self.held.step()",
     "class Lit(LightningModule):\n    def training_step(self, batch):\n"
     "        opt = self.optimizers()\n        self.manual_backward(self.loss(batch))\n"
     "        opt.step()",

@@ -1,0 +1,550 @@
+"""The fast path inside a kept class: blank the methods that cannot contribute.
+
+``regions`` keeps or blanks whole top-level statements, so a file whose one large class
+holds a backward (a test suite's ``TestCase``, a framework's ``Trainer``) was parsed
+whole. This module looks inside each kept top-level class (and, recursively, inside the
+classes it nests) at its *members*, the ``def`` and ``class`` statements of its body,
+and blanks those that cannot contribute. A blanked member is replaced by ``pass`` on
+its ``def`` (or ``class``) line, at its column, every other character but line breaks
+by a space: offsets, lines and the index of every statement of the class body stay
+those of the file. The class's other statements (its *header*: decorators, bases,
+class-level assignments) are never blanked.
+
+Why a blanked member can never change a result. Besides the channels ``regions`` lists
+for top-level statements, the analysis sees a method from the rest of its file only
+through these (``extract.walker`` / ``extract.resolve`` / ``flow``):
+
+1. its name: ``self.m()`` / ``x.m()`` calls, overrides and subclass dispatch, duck typing
+   by a method only one class defines, inherited loops that a subclass does not
+   override (``flow._inherited_loops``), all keyed by the method's name;
+2. the instance attributes it assigns (``self.x = ...``, tuple targets, subscripted
+   ones), which other methods resolve ``self.x`` through;
+3. methods no text calls by name: dunders (construction runs ``__init__``, an instance
+   call ``__call__``), a module's ``forward``, methods a framework drives
+   (``IterationFunction.method``, ``HookedIteration`` hooks, Lightning's
+   ``training_step``), and class-wide flags (``automatic_optimization``);
+4. what every statement can write file-wide (``regions``' channels 4, 5 and 7): imports,
+   ``global`` names, optimizer ties, freezes and framework imports;
+5. every function is judged on its own, so a method whose run may reach a backward is
+   observed even if nothing calls it.
+
+A member is kept when it holds a backward (or, in project mode, a use of an import
+that may lead to one), may reach one through a name a reaching member or statement
+defines (5), may name an optimizer or write a file-wide fact (4), is called without
+its name (3), or provides a word a kept statement or member uses: its name, the names
+it defines, imports or declares ``global``, the attributes it assigns (1, 2); a kept
+member keeps its class. Nothing is split in a file a framework may drive through hook
+methods (``prefilter.may_drive_hooks``): there hooks run without their names. A class
+whose own lines may reach a backward (a base class of another linted module that
+holds one, in project mode) is kept whole: any ``self.m()`` may run that base's code.
+So a blanked member is never called, judged to observe nothing, and writes nothing a
+kept part reads: every observation, and so every finding, is the same.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.prefilter import backward_names, has_backward_call
+from zerograd_guard.lint.regions import (
+    CLASS,
+    GLOBAL,
+    MEMBER_SPLIT_MIN_CHARS,
+    WORD,
+    Statement,
+    file_wide,
+    holds_name,
+    imported_names,
+    optimizer_word,
+    statements_in,
+)
+
+# methods run without their name being written (besides dunders)
+IMPLICIT_METHODS = frozenset({"forward", "training_step"})
+# words whose presence makes a member run or matter without its name: attributes set by
+# name (``setattr``), Lightning's class-wide flag
+KEEP_WORDS = frozenset({"setattr", "__dict__", "automatic_optimization"})
+
+
+@dataclass(kw_only=True)
+class Part(Statement):
+    """A class's header (its lines without its split members; ``first``..``last`` are
+    the whole class) or one of its members, described like a top-level statement."""
+
+    name: str
+    parent: int | None  # the index of the enclosing class's header; None: a top-level class
+    line: int  # where ``pass`` goes when it is blanked: the ``def`` / ``class`` line
+    column: int
+    # each assignment: (the local names, the attribute names it binds, its words)
+    assignments: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()
+    # parameters that may hold an optimizer (annotated or named as one, or a method that
+    # may clear and step what it is handed: ``optimizer-by-use``)
+    optimizer_params: frozenset[str] = frozenset()
+
+
+def blanked_members(
+    text: str,
+    starts: list[int],
+    statements: Sequence[Statement],
+    kept: Sequence[bool],
+    seeds: Sequence[bool],
+    options: AnalysisOptions,
+    extra_seed: Callable[[Statement], bool] | None,
+    min_chars: int = MEMBER_SPLIT_MIN_CHARS,
+) -> list[tuple[int, int, int, int]]:
+    """The members of the kept top-level classes of ``statements`` to blank, as (first
+    line, last line, ``pass`` line, ``pass`` column), 0-based. ``seeds``: which
+    statements ``regions`` found to be seeds (``extra_seed`` included)."""
+    file = _File(
+        text,
+        starts,
+        backward_names(options),
+        extra_seed,
+        min_chars,
+    )
+    implicit = (
+        IMPLICIT_METHODS
+        | {spec.method for spec in options.iteration_functions if spec.method}
+        | {hook for spec in options.hooked_iterations for hook in spec.order}
+    )
+    parts: list[Part] = []
+    split = [False] * len(statements)
+    for index, statement in enumerate(statements):
+        node = statement.nodes[0] if len(statement.nodes) == 1 else None
+        if kept[index] and isinstance(node, ast.ClassDef) and _span(node, starts) >= min_chars:
+            split[index] = _split(node, None, file, parts)
+    if not parts:
+        return []
+    # the rest of the file: every other top-level statement may define what reaches a
+    # backward (the blanked ones too: more reaching can only keep more)
+    others = [s for s, is_split in zip(statements, split, strict=True) if not is_split]
+    other_seeds = [seed for seed, is_split in zip(seeds, split, strict=True) if not is_split]
+    other_words = {
+        word
+        for s, is_kept, is_split in zip(statements, kept, split, strict=True)
+        if is_kept and not is_split
+        for word in s.words
+    }
+    members = [index for index, part in enumerate(parts) if part.parent is not None]
+    part_seeds = [part.seeded or (extra_seed is not None and extra_seed(part)) for part in parts]
+    reaching = _reaching(parts, part_seeds, others, other_seeds)
+    naming = _naming(others, parts)
+    writes_file_wide = file_wide([*others, *parts])[len(others) :]
+    kept = [part.parent is None for part in parts]
+    used = set(other_words)
+    for part, is_kept in zip(parts, kept, strict=True):
+        if is_kept:
+            used |= part.words
+    forced = [
+        reaching[index]
+        or naming[index]
+        or writes_file_wide[index]
+        or not parts[index].words.isdisjoint(KEEP_WORDS)
+        for index in range(len(parts))
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for index in members:
+            if kept[index]:
+                continue
+            part = parts[index]
+            called = part.name.startswith("__") or part.name in implicit
+            if (
+                forced[index]
+                or (called and kept[part.parent])  # type: ignore[index]
+                or not part.provides.isdisjoint(used)
+            ):
+                changed = True
+                at: int | None = index
+                while at is not None and not kept[at]:
+                    kept[at] = True
+                    used |= parts[at].words
+                    at = parts[at].parent
+    return _ranges(parts, kept)
+
+
+def _naming(others: Sequence[Statement], parts: list[Part]) -> list[bool]:
+    """``regions.naming_optimizers`` over the top-level statements and the parts, where
+    a part carries only the attributes its assignments of a possible optimizer bind: a
+    method that builds an optimizer and also sets ``self.rank`` does not make every
+    method reading ``self.rank`` name one."""
+    units: list[Statement] = [*others, *parts]
+    naming = [any(map(optimizer_word, unit.words)) for unit in units]
+    carried = {
+        alias
+        for unit in units
+        for alias, named in unit.imports
+        if any(map(optimizer_word, WORD.findall(named)))
+    }
+    changed = True
+    while changed:
+        changed = False
+        for index, unit in enumerate(units):
+            if not naming[index] and not unit.words.isdisjoint(carried):
+                naming[index] = changed = True
+            if not naming[index]:
+                continue
+            if index < len(others):
+                new = unit.carriers
+            else:
+                new = _carried_by(parts[index - len(others)], carried)
+            if not new <= carried:
+                carried |= new
+                changed = True
+    return naming[len(others) :]
+
+
+def _carried_by(part: Part, carried: set[str]) -> frozenset[str]:
+    """The attributes (and ``global`` names) ``part`` may bind to an optimizer: those its
+    assignments bind from a value naming one, a carried name, or a local name that may
+    hold one."""
+    local = set(part.optimizer_params)
+    bound: set[str] = set()
+    changed = True
+    while changed:
+        changed = False
+        for names, attributes, words in part.assignments:
+            if (names <= local and attributes <= bound) or not (
+                not words.isdisjoint(carried)
+                or not words.isdisjoint(local)
+                or any(map(optimizer_word, words))
+            ):
+                continue
+            local |= names
+            bound |= attributes
+            changed = True
+    return frozenset(bound | (local & part.carriers))
+
+
+def _ranges(parts: list[Part], kept: list[bool]) -> list[tuple[int, int, int, int]]:
+    """The blanked members, outermost only (a blanked nested class holds its members)."""
+    found = []
+    for index, part in enumerate(parts):
+        if kept[index] or part.parent is None or not kept[part.parent]:
+            continue
+        found.append((part.first, part.last, part.line, part.column))
+    return sorted(found)
+
+
+def _reaching(
+    parts: list[Part],
+    seeds: list[bool],
+    others: Sequence[Statement],
+    other_seeds: Sequence[bool],
+) -> list[bool]:
+    """The parts that may run a backward: seeds, what uses a name a reaching part or
+    top-level statement defines, and the classes holding such a part."""
+    units: list[Statement | Part] = [*others, *parts]
+    reaching = [*other_seeds, *seeds]
+    offset = len(others)
+    defined: set[str] = set()
+
+    def mark(index: int) -> None:
+        while True:
+            reaching[index] = True
+            defined.update(units[index].callables)
+            if index < offset:
+                return
+            parent = parts[index - offset].parent
+            if parent is None or reaching[offset + parent]:
+                return
+            index = offset + parent
+
+    for index, is_seed in enumerate(list(reaching)):
+        if is_seed:
+            mark(index)
+    changed = True
+    while changed:
+        changed = False
+        for index, unit in enumerate(units):
+            if not reaching[index] and not unit.words.isdisjoint(defined):
+                mark(index)
+                changed = True
+    return reaching[offset:]
+
+
+def _span(node: ast.stmt, starts: list[int]) -> int:
+    first, last = _first_line(node), node.end_lineno or node.lineno
+    return starts[min(last, len(starts) - 1)] - starts[first - 1]
+
+
+def _first_line(node: ast.stmt) -> int:
+    decorators = getattr(node, "decorator_list", None) or ()
+    return min([node.lineno, *(decorator.lineno for decorator in decorators)])
+
+
+@dataclass
+class _File:
+    """What splitting a class reads of its file and options."""
+
+    text: str
+    starts: list[int]
+    names: frozenset[str]  # backward names
+    extra_seed: Callable[[Statement], bool] | None
+    min_chars: int
+
+    def lines(self, first: int, last: int) -> str:
+        """Lines ``first``..``last`` (1-based, inclusive)."""
+        return self.text[self.starts[first - 1] : self.starts[min(last, len(self.starts) - 1)]]
+
+
+def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part]) -> bool:
+    """Add ``node``'s header and members to ``parts``; False (nothing added) when the
+    class must be kept whole: its own lines may reach a backward."""
+    members = [
+        child
+        for child in node.body
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    ]
+    if not members:
+        return False
+    taken = [(_first_line(child), child.end_lineno or child.lineno) for child in members]
+    pieces: list[tuple[int, int]] = []  # the header's own lines, 1-based
+    line = _first_line(node)
+    for first, last in taken:
+        if first > line:
+            pieces.append((line, first - 1))
+        line = last + 1
+    if line <= (node.end_lineno or node.lineno):
+        pieces.append((line, node.end_lineno or node.lineno))
+    own = [child for child in node.body if child not in members]
+    segments = [file.lines(first, last) for first, last in pieces]
+    header_text = "".join(segments)
+    shell = ast.ClassDef(
+        name=node.name,
+        bases=node.bases,
+        keywords=node.keywords,
+        body=own or [ast.Pass()],
+        decorator_list=node.decorator_list,
+        type_params=getattr(node, "type_params", []),
+    )
+    if has_backward_call(header_text, file.names) and holds_name([shell], file.names):
+        return False
+    if file.extra_seed is not None and any(
+        file.extra_seed(_piece(first - 1, last - 1, frozenset(WORD.findall(segment)), shell))
+        for (first, last), segment in zip(pieces, segments, strict=True)
+    ):
+        return False
+    header_index = len(parts)
+    # a class-level name is a class attribute (``self.optimizer_class``)
+    assignments = tuple(
+        (frozenset(), names | attributes, words)
+        for names, attributes, words in _assignments(own, file)
+    )
+    parts.append(
+        _part(
+            node,
+            parent,
+            header_text,
+            (_first_line(node), node.end_lineno or node.lineno),
+            assignments,
+            frozenset(),
+            own,
+            (shell,),
+            file,
+            seeded=False,
+            header=True,
+        )
+    )
+    for child, span in zip(members, taken, strict=True):
+        if (
+            isinstance(child, ast.ClassDef)
+            and _span(child, file.starts) >= file.min_chars
+            and _split(child, header_index, file, parts)
+        ):
+            continue
+        segment = file.lines(*span)
+        parts.append(
+            _part(
+                child,
+                header_index,
+                segment,
+                span,
+                tuple(_assignments([child], file)),
+                _optimizer_params(child, segment),
+                [child],
+                (child,),
+                file,
+                seeded=has_backward_call(segment, file.names) and holds_name([child], file.names),
+                header=isinstance(child, ast.ClassDef),  # a class kept whole: its methods
+            )
+        )
+    return True
+
+
+def _part(
+    node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
+    parent: int | None,
+    segment: str,
+    span: tuple[int, int],
+    assignments: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...],
+    optimizer_params: frozenset[str],
+    statements: Sequence[ast.stmt],
+    nodes: tuple[ast.stmt, ...],
+    file: _File,
+    seeded: bool,
+    header: bool = False,
+) -> Part:
+    # a method's nested functions are its own: only its name is called from elsewhere;
+    # a class's definitions are methods (a header's: those in an ``if`` of its body)
+    defined = {node.name} | {
+        item.name
+        for item in (
+            item for node in (statements if header else ()) for item in statements_in(node)
+        )
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    nested = {
+        item.name
+        for node in statements
+        for item in statements_in(node)
+        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+    }
+    imports = (
+        [pair for node in statements for pair in imported_names(node)]
+        if "import" in segment
+        else []
+    )
+    declared = _globals(segment)
+    attributes = {name for _, bound, _ in assignments for name in bound}
+    return Part(
+        name=node.name,
+        parent=parent,
+        module_body=False,
+        first=span[0] - 1,
+        last=span[1] - 1,
+        line=node.lineno - 1,
+        column=node.col_offset,
+        words=frozenset(WORD.findall(segment)),
+        callables=frozenset(defined),
+        provides=frozenset(
+            defined
+            | nested
+            | attributes
+            | declared
+            | set(CLASS.findall(segment))
+            | {alias for alias, _ in imports}
+        ),
+        carriers=frozenset(declared),
+        imports=tuple(imports),
+        seeded=seeded,
+        nodes=nodes,
+        assignments=assignments,
+        optimizer_params=optimizer_params,
+    )
+
+
+def _piece(first: int, last: int, words: frozenset[str], shell: ast.ClassDef) -> Statement:
+    """A contiguous run of a class header's lines, as ``regions``' project seeds read a
+    statement (only its lines, words and nodes are read)."""
+    return Statement(
+        first=first,
+        last=last,
+        module_body=False,
+        words=words,
+        callables=frozenset(),
+        provides=frozenset(),
+        carriers=frozenset(),
+        seeded=False,
+        nodes=(shell,),
+    )
+
+
+def _assignments(
+    nodes: Sequence[ast.AST], file: _File
+) -> list[tuple[frozenset[str], frozenset[str], frozenset[str]]]:
+    """Each assignment (or deletion) in ``nodes``, at any depth: the names and the
+    attribute names it binds (``self.x = ...``, ``self.a, self.b = ...``, ``self.d[k] =
+    v``, ``for self.i in``, ``with ... as self.f``), and the words of its lines (a loop or
+    ``with``: its header's)."""
+    found = []
+    for statement in (item for node in nodes for item in statements_in(node)):
+        if isinstance(statement, ast.Assign):
+            targets: list[ast.AST] = list(statement.targets)
+        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            targets = [statement.target]
+        elif isinstance(statement, (ast.With, ast.AsyncWith)):
+            targets = [item.optional_vars for item in statement.items if item.optional_vars]
+        elif isinstance(statement, ast.Delete):
+            targets = list(statement.targets)
+        else:
+            continue
+        names: set[str] = set()
+        attributes: set[str] = set()
+        for target in targets:
+            _bound(target, names, attributes)
+        if not (names or attributes):
+            continue
+        first = statement.lineno  # type: ignore[attr-defined]
+        body = getattr(statement, "body", None)
+        last = max(first, body[0].lineno - 1) if body else statement.end_lineno or first  # type: ignore[attr-defined]
+        found.append(
+            (
+                frozenset(names),
+                frozenset(attributes),
+                frozenset(WORD.findall(file.lines(first, last))),
+            )
+        )
+    return found
+
+
+def _bound(target: ast.AST, names: set[str], attributes: set[str]) -> None:
+    """What assigning to ``target`` binds: a name, an attribute, or (a subscript) what
+    holds the container."""
+    if isinstance(target, ast.Name):
+        names.add(target.id)
+    elif isinstance(target, ast.Attribute):
+        attributes.add(target.attr)
+    elif isinstance(target, (ast.Tuple, ast.List)):
+        for element in target.elts:
+            _bound(element, names, attributes)
+    elif isinstance(target, (ast.Starred, ast.Subscript)):
+        _bound(target.value, names, attributes)
+
+
+def _optimizer_params(node: ast.AST, segment: str) -> frozenset[str]:
+    """The parameters of ``node`` (and of what it nests) that may hold an optimizer: named
+    or annotated as one, or any, where something may be cleared and stepped in it (an
+    optimizer recognised by its use)."""
+    # ``resolve._used_as_optimizer``: a parameter both called on
+    every = "zero_grad" in segment and "step" in segment
+    found: set[str] = set()
+    for item in ast.walk(node):
+        if not isinstance(item, ast.arguments):
+            continue
+        for argument in (*item.posonlyargs, *item.args, *item.kwonlyargs, item.vararg, item.kwarg):
+            if argument is None:
+                continue
+            if (
+                every
+                or optimizer_word(argument.arg)
+                or (
+                    argument.annotation is not None
+                    and any(map(optimizer_word, _expression_words(argument.annotation)))
+                )
+            ):
+                found.add(argument.arg)
+    return frozenset(found)
+
+
+def _expression_words(node: ast.AST) -> set[str]:
+    found: set[str] = set()
+    for item in ast.walk(node):
+        if isinstance(item, ast.Name):
+            found.add(item.id)
+        elif isinstance(item, ast.Attribute):
+            found.add(item.attr)
+        elif isinstance(item, ast.Constant) and isinstance(item.value, str):
+            found.update(WORD.findall(item.value))
+    return found
+
+
+def _globals(segment: str) -> set[str]:
+    declared: set[str] = set()
+    for names in GLOBAL.findall(segment):
+        declared.update(WORD.findall(names))
+    return declared
