@@ -45,7 +45,8 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import backward_names, has_backward_call
@@ -62,6 +63,9 @@ from zerograd_guard.lint.regions import (
     statements_in,
 )
 
+# an assignment of a part: the names and the attribute names it binds, its first and last
+# line (1-based)
+Store = tuple[frozenset[str], frozenset[str], int, int]
 # methods run without their name being written (besides dunders)
 IMPLICIT_METHODS = frozenset({"forward", "training_step"})
 # words whose presence makes a member run or matter without its name: attributes set by
@@ -78,11 +82,50 @@ class Part(Statement):
     parent: int | None  # the index of the enclosing class's header; None: a top-level class
     line: int  # where ``pass`` goes when it is blanked: the ``def`` / ``class`` line
     column: int
-    # each assignment: (the local names, the attribute names it binds, its words)
-    assignments: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...] = ()
-    # parameters that may hold an optimizer (annotated or named as one, or a method that
-    # may clear and step what it is handed: ``optimizer-by-use``)
-    optimizer_params: frozenset[str] = frozenset()
+    # each assignment: the local names and the attribute names it binds, its lines
+    stores: tuple[Store, ...] = ()
+    file: _File | None = field(default=None, repr=False)
+
+    @cached_property
+    def assignments(self) -> list[tuple[frozenset[str], frozenset[str], frozenset[str]]]:
+        """Each assignment's names, attributes and the words of its lines (read only for
+        a part that may name an optimizer)."""
+        assert self.file is not None
+        return [
+            (names, attributes, frozenset(WORD.findall(self.file.lines(first, last))))
+            for names, attributes, first, last in self.stores
+        ]
+
+    @cached_property
+    def optimizer_params(self) -> frozenset[str]:
+        """The parameters of its functions that may hold an optimizer: named or annotated
+        as one, or any where something may be cleared and stepped (an optimizer known by
+        its use, ``resolve._used_as_optimizer``). A lambda's cannot: its body assigns
+        nothing, and no use makes one an optimizer."""
+        every = "zero_grad" in self.words and "step" in self.words
+        found: set[str] = set()
+        for node in self.nodes:
+            for item in statements_in(node):
+                if not isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                arguments = item.args
+                for argument in (
+                    *arguments.posonlyargs,
+                    *arguments.args,
+                    *arguments.kwonlyargs,
+                    arguments.vararg,
+                    arguments.kwarg,
+                ):
+                    if argument is not None and (
+                        every
+                        or optimizer_word(argument.arg)
+                        or (
+                            argument.annotation is not None
+                            and any(map(optimizer_word, _expression_words(argument.annotation)))
+                        )
+                    ):
+                        found.add(argument.arg)
+        return frozenset(found)
 
 
 def blanked_members(
@@ -330,26 +373,8 @@ def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part
     ):
         return False
     header_index = len(parts)
-    # a class-level name is a class attribute (``self.optimizer_class``)
-    assignments = tuple(
-        (frozenset(), names | attributes, words)
-        for names, attributes, words in _assignments(own, file)
-    )
-    parts.append(
-        _part(
-            node,
-            parent,
-            header_text,
-            (_first_line(node), node.end_lineno or node.lineno),
-            assignments,
-            frozenset(),
-            own,
-            (shell,),
-            file,
-            seeded=False,
-            header=True,
-        )
-    )
+    span = (_first_line(node), node.end_lineno or node.lineno)
+    parts.append(_part(node, parent, header_text, span, own, (shell,), file, header=True))
     for child, span in zip(members, taken, strict=True):
         if (
             isinstance(child, ast.ClassDef)
@@ -358,21 +383,9 @@ def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part
         ):
             continue
         segment = file.lines(*span)
-        parts.append(
-            _part(
-                child,
-                header_index,
-                segment,
-                span,
-                tuple(_assignments([child], file)),
-                _optimizer_params(child, segment),
-                [child],
-                (child,),
-                file,
-                seeded=has_backward_call(segment, file.names) and holds_name([child], file.names),
-                header=isinstance(child, ast.ClassDef),  # a class kept whole: its methods
-            )
-        )
+        part = _part(child, header_index, segment, span, [child], (child,), file)
+        part.seeded = has_backward_call(segment, file.names) and holds_name([child], file.names)
+        parts.append(part)
     return True
 
 
@@ -381,36 +394,39 @@ def _part(
     parent: int | None,
     segment: str,
     span: tuple[int, int],
-    assignments: tuple[tuple[frozenset[str], frozenset[str], frozenset[str]], ...],
-    optimizer_params: frozenset[str],
     statements: Sequence[ast.stmt],
     nodes: tuple[ast.stmt, ...],
     file: _File,
-    seeded: bool,
     header: bool = False,
 ) -> Part:
-    # a method's nested functions are its own: only its name is called from elsewhere;
-    # a class's definitions are methods (a header's: those in an ``if`` of its body)
-    defined = {node.name} | {
-        item.name
-        for item in (
-            item for node in (statements if header else ()) for item in statements_in(node)
-        )
-        if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-    }
+    """A class's ``header`` (``statements``: its own, not its members) or a member."""
+    inner = [item for statement in statements for item in statements_in(statement)]
     nested = {
         item.name
-        for node in statements
-        for item in statements_in(node)
+        for item in inner
         if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
     }
+    # a method's nested functions are its own: only its name is called from elsewhere; a
+    # class's are methods (a header's: those in an ``if`` of its body; a member class
+    # kept whole: all of them)
+    defined = {node.name} | (nested if header or isinstance(node, ast.ClassDef) else set())
+    stores = _stores(inner)
+    if header:  # a class-level name is a class attribute (``self.optimizer_class``)
+        stores = [
+            (frozenset(), names | attributes, first, last)
+            for names, attributes, first, last in stores
+        ]
     imports = (
-        [pair for node in statements for pair in imported_names(node)]
+        [
+            pair
+            for item in inner
+            if isinstance(item, (ast.Import, ast.ImportFrom))
+            for pair in imported_names(item)
+        ]
         if "import" in segment
         else []
     )
     declared = _globals(segment)
-    attributes = {name for _, bound, _ in assignments for name in bound}
     return Part(
         name=node.name,
         parent=parent,
@@ -424,17 +440,17 @@ def _part(
         provides=frozenset(
             defined
             | nested
-            | attributes
+            | {name for _, attributes, _, _ in stores for name in attributes}
             | declared
             | set(CLASS.findall(segment))
             | {alias for alias, _ in imports}
         ),
         carriers=frozenset(declared),
         imports=tuple(imports),
-        seeded=seeded,
+        seeded=False,
         nodes=nodes,
-        assignments=assignments,
-        optimizer_params=optimizer_params,
+        stores=tuple(stores),
+        file=file,
     )
 
 
@@ -454,15 +470,12 @@ def _piece(first: int, last: int, words: frozenset[str], shell: ast.ClassDef) ->
     )
 
 
-def _assignments(
-    nodes: Sequence[ast.AST], file: _File
-) -> list[tuple[frozenset[str], frozenset[str], frozenset[str]]]:
-    """Each assignment (or deletion) in ``nodes``, at any depth: the names and the
-    attribute names it binds (``self.x = ...``, ``self.a, self.b = ...``, ``self.d[k] =
-    v``, ``for self.i in``, ``with ... as self.f``), and the words of its lines (a loop or
-    ``with``: its header's)."""
-    found = []
-    for statement in (item for node in nodes for item in statements_in(node)):
+def _stores(statements: Sequence[ast.stmt]) -> list[Store]:
+    """Each assignment (or deletion) of ``statements``: the names and the attribute names
+    it binds (``self.x = ...``, ``self.a, self.b = ...``, ``self.d[k] = v``, ``for self.i
+    in``, ``with ... as self.f``), and its lines (a loop or ``with``: its header's)."""
+    found: list[Store] = []
+    for statement in statements:
         if isinstance(statement, ast.Assign):
             targets: list[ast.AST] = list(statement.targets)
         elif isinstance(statement, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
@@ -482,13 +495,7 @@ def _assignments(
         first = statement.lineno  # type: ignore[attr-defined]
         body = getattr(statement, "body", None)
         last = max(first, body[0].lineno - 1) if body else statement.end_lineno or first  # type: ignore[attr-defined]
-        found.append(
-            (
-                frozenset(names),
-                frozenset(attributes),
-                frozenset(WORD.findall(file.lines(first, last))),
-            )
-        )
+        found.append((frozenset(names), frozenset(attributes), first, last))
     return found
 
 
@@ -504,31 +511,6 @@ def _bound(target: ast.AST, names: set[str], attributes: set[str]) -> None:
             _bound(element, names, attributes)
     elif isinstance(target, (ast.Starred, ast.Subscript)):
         _bound(target.value, names, attributes)
-
-
-def _optimizer_params(node: ast.AST, segment: str) -> frozenset[str]:
-    """The parameters of ``node`` (and of what it nests) that may hold an optimizer: named
-    or annotated as one, or any, where something may be cleared and stepped in it (an
-    optimizer recognised by its use)."""
-    # ``resolve._used_as_optimizer``: a parameter both called on
-    every = "zero_grad" in segment and "step" in segment
-    found: set[str] = set()
-    for item in ast.walk(node):
-        if not isinstance(item, ast.arguments):
-            continue
-        for argument in (*item.posonlyargs, *item.args, *item.kwonlyargs, item.vararg, item.kwarg):
-            if argument is None:
-                continue
-            if (
-                every
-                or optimizer_word(argument.arg)
-                or (
-                    argument.annotation is not None
-                    and any(map(optimizer_word, _expression_words(argument.annotation)))
-                )
-            ):
-                found.add(argument.arg)
-    return frozenset(found)
 
 
 def _expression_words(node: ast.AST) -> set[str]:
