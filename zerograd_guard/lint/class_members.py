@@ -22,7 +22,11 @@ through these (``extract.walker`` / ``extract.resolve`` / ``flow``):
 3. methods no text calls by name: dunders (construction runs ``__init__``, an instance
    call ``__call__``), a module's ``forward``, methods a framework drives
    (``IterationFunction.method``, ``HookedIteration`` hooks, Lightning's
-   ``training_step``), and class-wide flags (``automatic_optimization``);
+   ``training_step``), functions handed to a framework by name (``Engine(update)``,
+   found in the text), and class-wide flags (``automatic_optimization``); calling an
+   instance runs its class's ``__call__`` or ``forward``, so a method using a value
+   that may hold such an instance (``self.updater``, assigned from the class) may reach
+   what that method reaches;
 4. what every statement can write file-wide (``regions``' channels 4, 5 and 7): imports,
    ``global`` names, optimizer ties, freezes and framework imports;
 5. every function is judged on its own, so a method whose run may reach a backward is
@@ -30,15 +34,21 @@ through these (``extract.walker`` / ``extract.resolve`` / ``flow``):
 
 A member is kept when it holds a backward (or, in project mode, a use of an import
 that may lead to one), may reach one through a name a reaching member or statement
-defines (5), may name an optimizer or write a file-wide fact (4), is called without
-its name (3), or provides a word a kept statement or member uses: its name, the names
-it defines, imports or declares ``global``, the attributes it assigns (1, 2); a kept
-member keeps its class. Nothing is split in a file a framework may drive through hook
+defines or an instance of a class whose call may reach one (3, 5), may name an
+optimizer (4: a word, something cleared and stepped, a value its assignments bind from
+one, or what it returns) or write a file-wide fact (4: any call whose name says it
+freezes), is called without its name (3), or provides a word a kept statement or
+member uses: its name, the names it defines, imports or declares ``global``, the
+attributes it assigns (1, 2); a kept member keeps its class. Words are compared in
+their NFKC form too where the text is not ASCII (``ast`` normalises names).
+
+Nothing is split in a file a framework may drive through hook
 methods (``prefilter.may_drive_hooks``): there hooks run without their names. A class
 whose own lines may reach a backward (a base class of another linted module that
 holds one, in project mode) is kept whole: any ``self.m()`` may run that base's code.
 So a blanked member is never called, judged to observe nothing, and writes nothing a
-kept part reads: every observation, and so every finding, is the same.
+kept part reads: every observation, and so every finding, is the same (what only a
+blanked member makes libcst or the extractor reject is not reported, as in ``regions``).
 """
 
 from __future__ import annotations
@@ -49,23 +59,27 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import backward_names, has_backward_call
+from zerograd_guard.lint.prefilter import MAY_FREEZE, backward_names, has_backward_call
 from zerograd_guard.lint.regions import (
     CLASS,
     GLOBAL,
     MEMBER_SPLIT_MIN_CHARS,
+    RETURNS,
     WORD,
     Statement,
     file_wide,
     holds_name,
+    identifiers,
     imported_names,
+    names_optimizer,
     optimizer_word,
+    reaching_units,
     statements_in,
 )
 
-# an assignment of a part: the names and the attribute names it binds, its first and last
-# line (1-based)
-Store = tuple[frozenset[str], frozenset[str], int, int]
+# an assignment of a part: the names and the attribute names it binds, and the expressions
+# whose value it binds
+Store = tuple[frozenset[str], frozenset[str], tuple[ast.expr, ...]]
 # methods run without their name being written (besides dunders)
 IMPLICIT_METHODS = frozenset({"forward", "training_step"})
 # words whose presence makes a member run or matter without its name: attributes set by
@@ -88,12 +102,17 @@ class Part(Statement):
 
     @cached_property
     def assignments(self) -> list[tuple[frozenset[str], frozenset[str], frozenset[str]]]:
-        """Each assignment's names, attributes and the words of its lines (read only for
-        a part that may name an optimizer)."""
+        """Each assignment's names, attributes and the words of the values it binds (read
+        only for a part that may name an optimizer)."""
         assert self.file is not None
+        file = self.file
         return [
-            (names, attributes, frozenset(WORD.findall(self.file.lines(first, last))))
-            for names, attributes, first, last in self.stores
+            (
+                names,
+                attributes,
+                frozenset(word for value in values for word in WORD.findall(file.source(value))),
+            )
+            for names, attributes, values in self.stores
         ]
 
     @cached_property
@@ -153,6 +172,11 @@ def blanked_members(
         | {spec.method for spec in options.iteration_functions if spec.method}
         | {hook for spec in options.hooked_iterations for hook in spec.order}
     )
+    # ``Engine(update)``: the analysis finds the functions a framework runs by the name
+    # the call hands it, in the text
+    keep_words = KEEP_WORDS | {
+        spec.name for spec in options.iteration_functions if spec.method is None
+    }
     parts: list[Part] = []
     split = [False] * len(statements)
     for index, statement in enumerate(statements):
@@ -185,7 +209,7 @@ def blanked_members(
         reaching[index]
         or naming[index]
         or writes_file_wide[index]
-        or not parts[index].words.isdisjoint(KEEP_WORDS)
+        or not parts[index].words.isdisjoint(keep_words)
         for index in range(len(parts))
     ]
     changed = True
@@ -216,7 +240,7 @@ def _naming(others: Sequence[Statement], parts: list[Part]) -> list[bool]:
     method that builds an optimizer and also sets ``self.rank`` does not make every
     method reading ``self.rank`` name one."""
     units: list[Statement] = [*others, *parts]
-    naming = [any(map(optimizer_word, unit.words)) for unit in units]
+    naming = [names_optimizer(unit.words) for unit in units]
     carried = {
         alias
         for unit in units
@@ -260,7 +284,9 @@ def _carried_by(part: Part, carried: set[str]) -> frozenset[str]:
             local |= names
             bound |= attributes
             changed = True
-    return frozenset(bound | (local & part.carriers))
+    # what a method returns may be one too (``self.make_optimizer()``)
+    returned = part.callables if not part.words.isdisjoint(RETURNS) else frozenset()
+    return frozenset(bound | (local & part.carriers) | returned)
 
 
 def _ranges(parts: list[Part], kept: list[bool]) -> list[tuple[int, int, int, int]]:
@@ -279,35 +305,13 @@ def _reaching(
     others: Sequence[Statement],
     other_seeds: Sequence[bool],
 ) -> list[bool]:
-    """The parts that may run a backward: seeds, what uses a name a reaching part or
-    top-level statement defines, and the classes holding such a part."""
-    units: list[Statement | Part] = [*others, *parts]
-    reaching = [*other_seeds, *seeds]
+    """The parts that may run a backward (``regions.reaching_units`` over the other
+    top-level statements and the parts: a reaching member makes its class reaching)."""
     offset = len(others)
-    defined: set[str] = set()
-
-    def mark(index: int) -> None:
-        while True:
-            reaching[index] = True
-            defined.update(units[index].callables)
-            if index < offset:
-                return
-            parent = parts[index - offset].parent
-            if parent is None or reaching[offset + parent]:
-                return
-            index = offset + parent
-
-    for index, is_seed in enumerate(list(reaching)):
-        if is_seed:
-            mark(index)
-    changed = True
-    while changed:
-        changed = False
-        for index, unit in enumerate(units):
-            if not reaching[index] and not unit.words.isdisjoint(defined):
-                mark(index)
-                changed = True
-    return reaching[offset:]
+    parents = [None] * offset + [
+        None if part.parent is None else offset + part.parent for part in parts
+    ]
+    return reaching_units([*others, *parts], [*other_seeds, *seeds], parents)[offset:]
 
 
 def _span(node: ast.stmt, starts: list[int]) -> int:
@@ -333,6 +337,15 @@ class _File:
     def lines(self, first: int, last: int) -> str:
         """Lines ``first``..``last`` (1-based, inclusive)."""
         return self.text[self.starts[first - 1] : self.starts[min(last, len(self.starts) - 1)]]
+
+    def source(self, node: ast.expr) -> str:
+        """The text of ``node`` (``ast`` columns count UTF-8 bytes)."""
+        last = node.end_lineno or node.lineno
+        text = self.lines(node.lineno, last)
+        end_line = text[self.starts[last - 1] - self.starts[node.lineno - 1] :]
+        end = _characters(end_line, node.end_col_offset or 0)
+        start = _characters(text, node.col_offset)
+        return text[start : len(text) - len(end_line) + end]
 
 
 def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part]) -> bool:
@@ -412,10 +425,7 @@ def _part(
     defined = {node.name} | (nested if header or isinstance(node, ast.ClassDef) else set())
     stores = _stores(inner)
     if header:  # a class-level name is a class attribute (``self.optimizer_class``)
-        stores = [
-            (frozenset(), names | attributes, first, last)
-            for names, attributes, first, last in stores
-        ]
+        stores = [(frozenset(), names | attributes, values) for names, attributes, values in stores]
     imports = (
         [
             pair
@@ -427,6 +437,11 @@ def _part(
         else []
     )
     declared = _globals(segment)
+    words = identifiers(WORD.findall(segment), segment)
+    attributes = {name for _, bound, _ in stores for name in bound}
+    classes = {node.name} if isinstance(node, ast.ClassDef) else set()
+    classes |= {item.name for item in inner if isinstance(item, ast.ClassDef)}
+    classes |= identifiers(CLASS.findall(segment), segment)
     return Part(
         name=node.name,
         parent=parent,
@@ -435,20 +450,20 @@ def _part(
         last=span[1] - 1,
         line=node.lineno - 1,
         column=node.col_offset,
-        words=frozenset(WORD.findall(segment)),
+        words=words,
         callables=frozenset(defined),
         provides=frozenset(
-            defined
-            | nested
-            | {name for _, attributes, _, _ in stores for name in attributes}
-            | declared
-            | set(CLASS.findall(segment))
-            | {alias for alias, _ in imports}
+            defined | nested | attributes | declared | classes | {alias for alias, _ in imports}
         ),
-        carriers=frozenset(declared),
+        # what it binds: ``global`` names, attributes, what it may return
+        carriers=frozenset(
+            declared | attributes | (defined if not words.isdisjoint(RETURNS) else set())
+        ),
         imports=tuple(imports),
         seeded=False,
         nodes=nodes,
+        classes=frozenset(classes),
+        freezes=MAY_FREEZE.search(segment) is not None,
         stores=tuple(stores),
         file=file,
     )
@@ -473,30 +488,41 @@ def _piece(first: int, last: int, words: frozenset[str], shell: ast.ClassDef) ->
 def _stores(statements: Sequence[ast.stmt]) -> list[Store]:
     """Each assignment (or deletion) of ``statements``: the names and the attribute names
     it binds (``self.x = ...``, ``self.a, self.b = ...``, ``self.d[k] = v``, ``for self.i
-    in``, ``with ... as self.f``), and its lines (a loop or ``with``: its header's)."""
+    in``, ``with ... as self.f``), and the expressions whose value it binds (the value,
+    an annotation, the iterable, the context managers)."""
     found: list[Store] = []
     for statement in statements:
+        values: list[ast.expr | None]
         if isinstance(statement, ast.Assign):
             targets: list[ast.AST] = list(statement.targets)
-        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            values = [statement.value]
+        elif isinstance(statement, (ast.AugAssign, ast.AnnAssign)):
             targets = [statement.target]
+            values = [statement.value, getattr(statement, "annotation", None)]
+        elif isinstance(statement, (ast.For, ast.AsyncFor)):
+            targets, values = [statement.target], [statement.iter]
         elif isinstance(statement, (ast.With, ast.AsyncWith)):
             targets = [item.optional_vars for item in statement.items if item.optional_vars]
+            values = [item.context_expr for item in statement.items]
         elif isinstance(statement, ast.Delete):
-            targets = list(statement.targets)
+            targets, values = list(statement.targets), []
         else:
             continue
         names: set[str] = set()
         attributes: set[str] = set()
         for target in targets:
             _bound(target, names, attributes)
-        if not (names or attributes):
-            continue
-        first = statement.lineno  # type: ignore[attr-defined]
-        body = getattr(statement, "body", None)
-        last = max(first, body[0].lineno - 1) if body else statement.end_lineno or first  # type: ignore[attr-defined]
-        found.append((frozenset(names), frozenset(attributes), first, last))
+        if names or attributes:
+            kept = tuple(value for value in values if value is not None)
+            found.append((frozenset(names), frozenset(attributes), kept))
     return found
+
+
+def _characters(line: str, byte_offset: int) -> int:
+    """The character offset of ``byte_offset`` in ``line``'s UTF-8 encoding."""
+    if line.isascii():
+        return byte_offset
+    return len(line.encode("utf-8")[:byte_offset].decode("utf-8", "ignore"))
 
 
 def _bound(target: ast.AST, names: set[str], attributes: set[str]) -> None:

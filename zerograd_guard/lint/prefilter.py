@@ -31,6 +31,11 @@ from functools import lru_cache
 from zerograd_guard.lint.options import DEFAULT_OPTIONS, AnalysisOptions
 
 BACKWARD_MARKER = "backward"
+# A call the extractor takes as freezing a model file-wide (``freeze_bn()``,
+# ``set_requires_grad(net, False)``, ``toggle_optimizer(opt)``), matched in its name.
+FREEZING_CALL = re.compile(r"freeze|requires_grad(?!_$)|toggle_optimizer", re.I)
+# Text that may hold such a call, or a ``requires_grad_`` / ``requires_grad =`` freeze.
+MAY_FREEZE = re.compile(r"freeze|requires_grad|toggle_optimizer", re.I)
 BUILTIN_BACKWARD_CALLS = frozenset({"backward", "manual_backward"})
 
 

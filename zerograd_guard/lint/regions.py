@@ -24,9 +24,13 @@ top-level statements only through these channels (``extract`` and ``flow``):
 6. every function is judged from an unknown entry state, with the in-file functions it
    calls analysed in place; only a run that reaches a backward observes anything;
 7. facts the model keeps file-wide and every judged function reads: a module frozen
-   anywhere (``requires_grad_(False)``, ``requires_grad = False``), and the framework the
-   file trains with, decided from every import of a framework package at any depth
-   (``lint.frameworks``).
+   anywhere (``requires_grad_(False)``, ``requires_grad = False``, any call whose name
+   says it freezes: ``freeze_bn()``, ``set_requires_grad(net, False)``), and the
+   framework the file trains with, decided from every import of a framework package at
+   any depth (``lint.frameworks``).
+
+Names are compared as words of the text and, where a text is not ASCII, also in the
+NFKC form Python (and ``ast``) gives identifiers.
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
 backward name in the ``ast``), or, in a file a framework may drive through hook methods
@@ -40,21 +44,25 @@ observes nothing that is reported. Starting from the seeds, a statement is kept 
   (channels 2-4); a kept statement's own definitions are words it uses, so a second
   definition of a kept name, whose order decides which one counts, is kept too;
 * it may reach a backward: it uses a function, class or method name that a seed, or a
-  statement that may reach one, defines (channel 6; a run that reaches no backward
-  observes nothing);
+  statement that may reach one, defines, or a value that may hold an instance of a
+  class whose ``__call__`` or ``forward`` may reach one (calling it runs that method, a
+  name no text writes) (channel 6; a run that reaches no backward observes nothing);
 * it may name an optimizer (an optimizer-like word, an optimizer class or factory name,
-  ``optimizers``, ``deepspeed``, or a value a statement that may name one binds): its
-  resolution may write a tie a kept function reads (channel 5);
+  ``optimizers``, ``deepspeed``, something both cleared and stepped (an optimizer known
+  by its use), or a value a statement that may name one binds or, returning, hands on):
+  its resolution may write a tie a kept function reads (channel 5);
 * it runs in the module body and the module body can observe, i.e. some module-level
   statement may reach a backward (channel 1): then all of them are kept;
-* it may freeze a module (the word ``requires_grad_`` or ``requires_grad``) or imports a
-  framework package, PyTorch's family or another (channel 7).
+* it may freeze a module (``freeze``, ``requires_grad`` or ``toggle_optimizer`` in its
+  text, any case) or imports a framework package, PyTorch's family or another
+  (channel 7).
 
 So a blanked statement's run reaches no backward (it would use a reaching definition),
 resolving it writes no tie, it provides nothing a kept statement can look up, and its
 module-body events are in a run that observes nothing: every observation, and so every
-finding, is the same. What libcst alone rejects (syntax it does not know, nesting too
-deep for it) in a blanked statement is not reported: the file's findings do not depend
+finding, is the same. What libcst or the extractor alone rejects (syntax libcst does
+not know, nesting too deep for either: a 3,000-term ``x and x and ...`` that ``ast``
+reads flat) in a blanked statement is not reported: the file's findings do not depend
 on it. A file ``ast`` cannot parse (or with lone ``\\r`` line ends, where line numbers
 are not plain) is analysed whole, and so is every file when a plugin contributes rules
 (``runner``): the proof covers the built-in rules only.
@@ -71,7 +79,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Iterator, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import lru_cache
@@ -80,6 +89,7 @@ from typing import Protocol
 from zerograd_guard.lint.frameworks import FOREIGN_FRAMEWORKS, OUTSIDE_PROJECT, PYTORCH_FAMILY
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import (
+    MAY_FREEZE,
     backward_names,
     has_backward_call,
     may_clear,
@@ -117,6 +127,10 @@ MEMBER_SPLIT_MIN_CHARS = 8_192
 # by ``prepare(x)`` or a move is found through ``x``: a word of the same statement, or one
 # carried from another)
 OPTIMIZER_SOURCES = frozenset({"optimizers", "deepspeed"})
+# Methods a call of an instance runs (``updater(batch)``, ``model(x)``): no text names them.
+INSTANCE_CALLS = frozenset({"__call__", "forward"})
+# A function may hand on what it names only through these (or a ``global``).
+RETURNS = frozenset({"return", "yield"})
 
 
 @dataclass
@@ -130,11 +144,13 @@ class Statement:
     words: frozenset[str]
     callables: frozenset[str]  # function / class / method names it defines
     provides: frozenset[str]
-    carriers: frozenset[str]  # what it provides that can hold a value (not a function)
+    carriers: frozenset[str]  # what it provides that can hold or return a value
     seeded: bool
     # (alias, what it names) of its imports; what ``import a.b`` binds names ``a`` only
     imports: tuple[tuple[str, str], ...] = ()
     nodes: tuple[ast.stmt, ...] = field(default=(), repr=False, compare=False)
+    classes: frozenset[str] = frozenset()  # the classes it defines, at any depth
+    freezes: bool = False  # its text may freeze a model (``prefilter.MAY_FREEZE``)
 
 
 def _target_words(node: ast.AST) -> set[str]:
@@ -211,12 +227,22 @@ def holds_name(nodes: Sequence[ast.AST], names: frozenset[str]) -> bool:
     return False
 
 
+def identifiers(found: Iterable[str], segment: str) -> frozenset[str]:
+    """Names found in ``segment``'s text, with their NFKC forms where it is not ASCII:
+    Python (and so ``ast``) normalises identifiers, the text and libcst do not."""
+    names = frozenset(found)
+    if segment.isascii():
+        return names
+    return names | {unicodedata.normalize("NFKC", name) for name in names}
+
+
 def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Statement:
-    words = frozenset(WORD.findall(segment))
-    callables = frozenset(DEFINED.findall(segment))
-    provides = set(CLASS.findall(segment))  # classes are values too (instances)
+    words = identifiers(WORD.findall(segment), segment)
+    callables = identifiers(DEFINED.findall(segment), segment)
+    classes = identifiers(CLASS.findall(segment), segment)
+    provides = set(classes)  # classes are values too (instances)
     for declared in GLOBAL.findall(segment):
-        provides.update(WORD.findall(declared))
+        provides.update(identifiers(WORD.findall(declared), segment))
     imports = [pair for node in nodes for pair in imported_names(node)] if "import" in words else []
     module_body = False
     for node in nodes:
@@ -226,7 +252,7 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
             module_body = True
             _module_bindings(node, provides)
     if module_body and ":=" in segment:
-        provides.update(WALRUS.findall(segment))
+        provides.update(identifiers(WALRUS.findall(segment), segment))
     return Statement(
         first=_first_line(nodes[0]) - 1,
         last=max(node.end_lineno or node.lineno for node in nodes) - 1,
@@ -234,10 +260,28 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
         words=words,
         callables=callables,
         provides=frozenset(provides | callables | {alias for alias, _ in imports}),
-        carriers=frozenset(provides),
+        # a function may return what it names (``def build(): return Adam(...)``)
+        carriers=frozenset(provides | _returned(nodes, callables, words)),
         seeded=has_backward_call(segment, names) and holds_name(nodes, names),
         imports=tuple(imports),
         nodes=tuple(nodes),
+        classes=classes,
+        freezes=MAY_FREEZE.search(segment) is not None,
+    )
+
+
+def _returned(
+    nodes: Sequence[ast.stmt], callables: frozenset[str], words: frozenset[str]
+) -> frozenset[str]:
+    """What other statements may call to get a value these statements name: a function
+    (its own name; what it nests is its own), a class's methods, when it returns or
+    yields at all."""
+    if words.isdisjoint(RETURNS):
+        return frozenset()
+    if any(isinstance(node, ast.ClassDef) for node in nodes):
+        return callables
+    return frozenset(
+        node.name for node in nodes if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
     )
 
 
@@ -456,34 +500,63 @@ def _dotted(node: ast.Attribute) -> str | None:
     return ".".join(reversed(parts))
 
 
-FREEZING_WORDS = frozenset({"requires_grad_", "requires_grad"})
-
-
 def file_wide(statements: Sequence[Statement]) -> list[bool]:
-    """Statements that may write a file-wide fact (channel 7): a freeze, or an import of
-    a framework package."""
+    """Statements that may write a file-wide fact (channel 7): a freeze (any call the
+    extractor reads as one: ``freeze_bn()``, ``set_requires_grad(net, False)``), or an
+    import of a framework package."""
     packages = FOREIGN_FRAMEWORKS | PYTORCH_FAMILY
     return [
-        not s.words.isdisjoint(FREEZING_WORDS)
-        or any(named.split(".", 1)[0] in packages for _, named in s.imports)
+        s.freezes or any(named.split(".", 1)[0] in packages for _, named in s.imports)
         for s in statements
     ]
 
 
 def _reaching(statements: Sequence[Statement], seeds: list[bool]) -> list[bool]:
     """The seeds and the statements that may call into them, however indirectly: they
-    use a function, class or method name a reaching statement defines."""
+    use a function, class or method name a reaching statement defines, or a value that
+    may hold an instance of a reaching class (calling it runs its ``__call__`` or
+    ``forward``, a name no text writes: ``u = Updater()`` then ``u(batch)``)."""
+    return reaching_units(statements, seeds)
+
+
+def reaching_units(
+    units: Sequence[Statement],
+    seeds: Sequence[bool],
+    parents: Sequence[int | None] = (),
+) -> list[bool]:
+    """``_reaching`` over ``units`` (statements, or ``class_members``' parts, whose
+    ``parents`` say which class header holds each: a reaching member makes its class
+    reaching)."""
     reaching = list(seeds)
-    defined = {
-        name for s, seed in zip(statements, seeds, strict=True) if seed for name in s.callables
-    }
+    defined: set[str] = set()
+    # classes whose ``__call__`` or ``forward`` may reach, and what may hold one
+    instances: set[str] = set()
+    pending = [index for index, seed in enumerate(reaching) if seed]
     changed = True
     while changed:
+        while pending:
+            index = pending.pop()
+            reaching[index] = True
+            unit = units[index]
+            defined |= unit.callables
+            parent = parents[index] if parents else None
+            if not unit.callables.isdisjoint(INSTANCE_CALLS):  # its instances run it
+                instances |= unit.classes
+                if parent is not None:
+                    instances |= units[parent].classes
+            if parent is not None and not reaching[parent]:
+                reaching[parent] = True
+                pending.append(parent)
         changed = False
-        for index, s in enumerate(statements):
-            if not reaching[index] and not s.words.isdisjoint(defined):
-                reaching[index] = changed = True
-                defined |= s.callables
+        for index, unit in enumerate(units):
+            if not unit.words.isdisjoint(instances) and not unit.carriers <= instances:
+                instances |= unit.carriers  # ``u = Updater()``, ``self.u = ...``
+                defined |= unit.carriers
+                changed = True
+            if not reaching[index] and not unit.words.isdisjoint(defined):
+                reaching[index] = True
+                pending.append(index)
+                changed = True
     return reaching
 
 
@@ -509,11 +582,18 @@ def optimizer_word(word: str) -> bool:
     )
 
 
+def names_optimizer(words: frozenset[str]) -> bool:
+    """Whether text with ``words`` may name an optimizer itself: an optimizer-like word,
+    or something both cleared and stepped (an optimizer known by its use, whose name's
+    tie is then written: ``resolve._used_as_optimizer``)."""
+    return any(map(optimizer_word, words)) or ("zero_grad" in words and "step" in words)
+
+
 def naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
     """Statements that may name an optimizer: an optimizer-like word, or a value a
     statement that may name an optimizer binds (an alias, a prepared copy, a class whose
     instances hold one, an import of one)."""
-    naming = [any(map(optimizer_word, s.words)) for s in statements]
+    naming = [names_optimizer(s.words) for s in statements]
     # an import carries an optimizer only if what it names says so (``from torch.optim
     # import SGD as Maker``); ``import torch`` does not: a use must spell ``optim``
     carried = {

@@ -54,6 +54,7 @@ from zerograd_guard.lint.model.program import (
     ModuleModel,
 )
 from zerograd_guard.lint.options import AnalysisOptions
+from zerograd_guard.lint.prefilter import FREEZING_CALL
 
 MAX_DEPTH = 100  # nested blocks
 MAX_EXPRESSION_DEPTH = 3_000  # `a + b + ...` chains are left-deep trees
@@ -952,7 +953,6 @@ _CALL_SHAPES = (
 
 # Helpers that freeze or unfreeze modules (``set_requires_grad(netD, False)``, Lightning's
 # ``toggle_optimizer``): which parameters a backward writes is then not known.
-FREEZING_CALL = re.compile(r"freeze|requires_grad(?!_$)|toggle_optimizer", re.I)
 # Receivers whose ``backward(loss)`` method takes the loss as its argument.
 _BACKWARD_OWNERS = re.compile(r"accelerat|fabric|engine|autograd|trainer|strategy|^self$", re.I)
 
