@@ -264,9 +264,39 @@ def condition_atom(
             ),
             negated != window_negated,
         )
+    test, negated = _canonical_comparison(test, negated)
     names = names_in(test)
     accumulation = _has_modulo(test) or any(matches(ACCUMULATION_NAME, n) for n in names)
     return Atom(key=source_key(test), names=names, accumulation=accumulation), negated
+
+
+# A comparison and the one it negates share a key: ``x <= 1`` is ``not x > 1``.
+_COMPLEMENTS: dict[type, type] = {
+    cst.LessThanEqual: cst.GreaterThan,
+    cst.GreaterThanEqual: cst.LessThan,
+    cst.NotEqual: cst.Equal,
+    cst.IsNot: cst.Is,
+    cst.NotIn: cst.In,
+}
+
+
+def _canonical_comparison(
+    test: cst.BaseExpression, negated: bool
+) -> tuple[cst.BaseExpression, bool]:
+    """``a <= b`` as ``a > b`` negated (and ``>=``, ``!=``, ``is not``, ``not in`` alike),
+    so that a branch on a comparison and one on its complement are correlated."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return test, negated
+    target = test.comparisons[0]
+    complement = _COMPLEMENTS.get(type(target.operator))
+    if complement is None:
+        return test, negated
+    operator = target.operator
+    flipped = complement(
+        whitespace_before=operator.whitespace_before,  # type: ignore[attr-defined]
+        whitespace_after=operator.whitespace_after,  # type: ignore[attr-defined]
+    )
+    return test.with_changes(comparisons=[target.with_changes(operator=flipped)]), not negated
 
 
 def _has_modulo(node: cst.CSTNode) -> bool:
