@@ -603,24 +603,38 @@ class Resolver:
             scope = scope.parent
 
     def _partial_closure(self, step: Event, name: str, scope: FunctionModel) -> None:
+        bound = self._partial(name, scope)
+        if bound is not None:
+            step.closure_model, step.closure_args, step.closure_kwargs = bound
+
+    def _partial(
+        self, name: str, scope: FunctionModel
+    ) -> tuple[FunctionModel, tuple[str | None, ...], tuple[tuple[str, str | None], ...]] | None:
+        """What ``name = functools.partial(f, a, b=c)`` binds in ``scope`` (assigned that
+        once and nothing else; ``f`` a function of this file): ``f`` and the arguments it
+        is handed ahead of a call's own."""
         values = scope.assignments.get(name, [])
         if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
-            return
+            return None
         value = values[0]
         if type(value) is not cst.Call or not self._is_partial(value.func):
-            return
+            return None
         if any(arg.star for arg in value.args):
-            return  # ``*args`` / ``**kwargs``: what is bound is not known
+            return None  # ``*args`` / ``**kwargs``: what is bound is not known
         positional = [arg.value for arg in value.args if arg.keyword is None]
         if not positional or type(positional[0]) is not cst.Name:
-            return
+            return None
         target = self.function_named(positional[0].value, scope)
         if target is None:
-            return
-        step.closure_model = target
-        step.closure_args = tuple(key_of(arg) for arg in positional[1:])
-        step.closure_kwargs = tuple(
-            (arg.keyword.value, key_of(arg.value)) for arg in value.args if arg.keyword is not None
+            return None
+        return (
+            target,
+            tuple(key_of(arg) for arg in positional[1:]),
+            tuple(
+                (arg.keyword.value, key_of(arg.value))
+                for arg in value.args
+                if arg.keyword is not None
+            ),
         )
 
     def _is_partial(self, func: cst.BaseExpression) -> bool:
@@ -730,6 +744,11 @@ class Resolver:
         callee = self.function_named(name, function) or self._external(name)
         if callee is not None:
             event.callee = callee
+            return [event]
+        bound = self._partial(name, function) if name and "." not in name else None
+        if bound is not None:  # ``backwards = partial(loss_backwards, fp16)``; ``backwards(l)``
+            event.callee, args, kwargs = bound
+            event.args, event.kwargs = args + event.args, kwargs + event.kwargs
             return [event]
         method = self._instance_call(name, function)
         if method is not None:  # ``scaler(loss, optimizer)``: a method on ``scaler``
