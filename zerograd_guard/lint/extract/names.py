@@ -13,7 +13,7 @@ from typing import Any
 
 import libcst as cst
 
-from zerograd_guard.lint.model.events import Atom
+from zerograd_guard.lint.model.events import Atom, Loop
 
 _SKIPPED_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "bracket", "brace")
 _SKIPPED_NAMES = ("operator", "equal", "star", "colon", "dot", "attr")
@@ -362,3 +362,25 @@ def may_write_grads(call: cst.Call, name: str) -> bool:
         for arg in call.args
         for key in names_in(arg.value)
     )
+
+
+def handed_on(loop: Loop) -> frozenset[str]:
+    """The names whose value ``loop``'s body may change through a call: receivers of the
+    methods it calls and what it passes to calls (their roots: ``cfg`` of
+    ``update(cfg.optim)``). Computed once per loop, from its syntax (calls the extractor
+    drops as harmless count too)."""
+    if loop.handed is None:
+        found: set[str] = set()
+        stack: list[cst.CSTNode] = [loop.node]
+        while stack:
+            item = stack.pop()
+            if type(item) is cst.Call:
+                receiver = item.func.value if type(item.func) is cst.Attribute else None
+                for value in (receiver, *(arg.value for arg in item.args)):
+                    key = key_of(value) if value is not None else None
+                    if key is not None:
+                        found.add(key.partition(".")[0])
+            if type(item) not in LEAVES:
+                stack.extend(subnodes(item))
+        loop.handed = frozenset(found)
+    return loop.handed

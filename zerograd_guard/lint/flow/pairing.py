@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zerograd_guard.lint.extract.names import handed_on
 from zerograd_guard.lint.flow.state import (
     Stale,
     StaleFresh,
@@ -50,9 +51,10 @@ def proven(
     the step (a loop-invariant flag: ConvNeXt's ``if use_amp:`` clears, its ``else``
     steps under an accumulation condition and never clears). Only a flag that reads
     parameters of the step's own function (``parameters``: its assumption tag and its
-    parameters not declared ``global`` / ``nonlocal``), none of them assigned in the
-    loops, counts: a global or an attribute may be changed by any call in the loop
-    (``tick()`` setting ``window_start``). A condition the loop changes (a window
+    parameters not declared ``global`` / ``nonlocal``), or attributes of them the loops
+    hand to no call (llama-recipes' ``if train_config.use_fp16:``), none of them assigned
+    in the loops, counts: a global or an attribute of ``self`` may be changed by any call
+    in the loop (``tick()`` setting ``window_start``). A condition the loop changes (a window
     counter) is judged by the pairing of the two conditions only."""
     if _correlated(value.skipped, loops):
         return False
@@ -61,11 +63,26 @@ def proven(
     held = {
         atom
         for tag, atom, _ in assumptions
-        if tag == own_tag and atom.names and atom.names <= own_parameters
+        if tag == own_tag and atom.names and _reads_parameters(atom, own_parameters, loops)
         if atom in guards or atom in value.guards
         if _invariant(atom, loops)
     }
     return all(a in held or related(a, b, loops) for a in value.skipped for b in conditions)
+
+
+def _reads_parameters(atom: Atom, parameters: frozenset[str], loops: tuple[Loop, ...]) -> bool:
+    """Whether ``atom`` reads only ``parameters``, or attributes of one (``if
+    cfg.use_fp16:``) that the loops hand to no call and call no method on: a call could
+    change an attribute (``self`` is never such a parameter: its methods do)."""
+    for name in atom.names:
+        if name in parameters:
+            continue
+        root, dot, _ = name.partition(".")
+        if not dot or root not in parameters or root in ("self", "cls"):
+            return False
+        if any(root in handed_on(loop) for loop in loops):
+            return False
+    return True
 
 
 def _correlated(skipped: frozenset[Atom | None], loops: tuple[Loop, ...]) -> bool:

@@ -1,0 +1,52 @@
+"""A clear that only one branch of a configuration flag runs, the flag an attribute of a
+parameter (meta-llama/llama-recipes' ``train_utils.py``: ``if train_config.use_fp16:``
+clears in its branch, the other branch never does). Nothing in the loop assigns the
+attribute, calls a method on the configuration or hands it to a call: every iteration
+takes the same branch, so the plain branch's steps apply stale gradients (ZG101). A
+configuration the loop hands on may be changed by the call, and ``self``'s attributes
+by any method: there the pairing is not proven."""
+
+
+def fp16_branch_clears_only(model, loader, optimizer, cfg, k):
+    for step, batch in enumerate(loader):
+        loss = model(batch)
+        if cfg.use_fp16:
+            loss.backward()
+            if step % k == 0:
+                optimizer.step()
+                optimizer.zero_grad()
+        else:
+            loss.backward()  # expect: ZG101
+            if step % k == 0:
+                optimizer.step()
+
+
+def configuration_handed_to_a_call(model, loader, optimizer, cfg, k):
+    for step, batch in enumerate(loader):
+        loss = model(batch)
+        if cfg.use_fp16:
+            loss.backward()
+            if step % k == 0:
+                optimizer.step()
+                optimizer.zero_grad()
+        else:
+            loss.backward()
+            if step % k == 0:
+                optimizer.step()
+        update_schedule(cfg, step)
+
+
+class Trainer:
+    def train(self, loader, k):
+        for step, batch in enumerate(loader):
+            loss = self.model(batch)
+            if self.use_fp16:
+                loss.backward()
+                if step % k == 0:
+                    self.optimizer.step()
+                    self.optimizer.zero_grad()
+            else:
+                loss.backward()
+                if step % k == 0:
+                    self.optimizer.step()
+            self.tick()
