@@ -637,6 +637,46 @@ class Resolver:
             ),
         )
 
+    def _made(
+        self, name: str, scope: FunctionModel
+    ) -> (
+        tuple[
+            FunctionModel,
+            FunctionModel,
+            tuple[str | None, ...],
+            tuple[tuple[str, str | None], ...],
+        ]
+        | None
+    ):
+        """What ``name = factory(a, b=c)`` binds in ``scope`` (assigned that once and
+        nothing else) when ``factory`` is a function of this file whose every ``return``
+        returns one function it defines: that function, the factory and the arguments the
+        factory was handed (what the made function's free names read)."""
+        values = scope.assignments.get(name, [])
+        if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
+            return None
+        value = values[0]
+        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+            return None
+        if any(arg.star for arg in value.args):
+            return None
+        factory = self.function_named(value.func.value, scope)
+        if factory is None:
+            return None
+        made = _returned_function(factory)
+        if made is None:
+            return None
+        return (
+            made,
+            factory,
+            tuple(key_of(arg.value) for arg in value.args if arg.keyword is None),
+            tuple(
+                (arg.keyword.value, key_of(arg.value))
+                for arg in value.args
+                if arg.keyword is not None
+            ),
+        )
+
     def _is_partial(self, func: cst.BaseExpression) -> bool:
         dotted = key_of(func)
         if dotted is None:
@@ -749,6 +789,10 @@ class Resolver:
         if bound is not None:  # ``backwards = partial(loss_backwards, fp16)``; ``backwards(l)``
             event.callee, args, kwargs = bound
             event.args, event.kwargs = args + event.args, kwargs + event.kwargs
+            return [event]
+        made = self._made(name, function) if name and "." not in name else None
+        if made is not None:  # ``train_step = make_train_step(model, opt)``; ``train_step(b)``
+            event.callee, event.factory, event.factory_args, event.factory_kwargs = made
             return [event]
         method = self._instance_call(name, function)
         if method is not None:  # ``scaler(loss, optimizer)``: a method on ``scaler``
@@ -1059,3 +1103,26 @@ def _names(target: cst.BaseExpression) -> list[cst.Name]:
     if type(target) in (cst.Tuple, cst.List):
         return [name for element in target.elements for name in _names(element.value)]
     return []
+
+
+def _returned_function(factory: FunctionModel) -> FunctionModel | None:
+    """The function ``factory`` defines and returns on every ``return`` (``def
+    make_step(...): def step(batch): ...; return step``), or None."""
+    node = factory.node
+    if type(node) is not cst.FunctionDef:
+        return None
+    returned: set[str] = set()
+    stack: list[cst.CSTNode] = [node.body]
+    while stack:
+        item = stack.pop()
+        if type(item) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue  # another function's returns
+        if type(item) is cst.Return:
+            value = item.value
+            returned.add(value.value if type(value) is cst.Name else "")
+            continue
+        stack.extend(item.children)
+    if len(returned) != 1:
+        return None
+    (name,) = returned
+    return factory.nested.get(name)

@@ -1100,6 +1100,12 @@ class FlowEngine:
         for param in params:
             env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
         _bind_arguments(env, params, event.args, event.kwargs, frame)
+        factory = event.factory
+        if factory is not None:  # the made function's free names: the factory's parameters
+            outer = {param: f"{factory.qualname}:{param}" for param in factory.params}
+            _bind_arguments(outer, factory.params, event.factory_args, event.factory_kwargs, frame)
+            for name, key in outer.items():
+                env.setdefault(name, key)
         if via_receiver and event.receiver == "self":
             # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
             env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")

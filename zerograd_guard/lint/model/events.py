@@ -73,6 +73,12 @@ class Event:
     # to ``closure_model``'s parameters (keys in the step's function)
     closure_args: tuple[str | None, ...] = ()
     closure_kwargs: tuple[tuple[str, str | None], ...] = ()
+    # CALL of a function another one returned (``step = make_step(model, opt)``, then
+    # ``step(batch)``): the function that made it and the arguments that call handed it,
+    # which the callee's free names read (keys in the calling function)
+    factory: FunctionModel | None = field(default=None, repr=False)
+    factory_args: tuple[str | None, ...] = ()
+    factory_kwargs: tuple[tuple[str, str | None], ...] = ()
     loss: cst.BaseExpression | None = field(default=None, repr=False)  # BACKWARD: the loss
     reach: Reach | None = field(default=None, repr=False)  # BACKWARD: what the loss reaches
     names: frozenset[str] = frozenset()  # KILL: names assigned

@@ -1,0 +1,62 @@
+"""A step function made by a factory and called from the loop (yang-song/score_sde's
+``get_step_fn``, open_clip's compiled train step): the call runs the function the factory
+returned, its free names the factory's parameters, bound to what the factory was handed."""
+
+
+def make_train_step(model, optimizer):
+    def train_step(batch):
+        loss = model(batch).mean()
+        loss.backward()  # expect: ZG101
+        optimizer.step()
+        return loss
+
+    return train_step
+
+
+def never_cleared(model, optimizer, loader):
+    train_step = make_train_step(model, optimizer)
+    for batch in loader:
+        train_step(batch)
+
+
+def cleared_by_the_caller(net, opt, loader):
+    step = make_train_step(net, opt)
+    for batch in loader:
+        opt.zero_grad()
+        step(batch)
+
+
+def make_clearing_step(model, optimizer):
+    def train_step(batch):
+        optimizer.zero_grad()
+        model(batch).mean().backward()
+        optimizer.step()
+
+    return train_step
+
+
+def cleared_inside(model, optimizer, loader):
+    train_step = make_clearing_step(model, optimizer)
+    for batch in loader:
+        train_step(batch)
+
+
+def make_either(model, optimizer, fast):
+    def slow_step(batch):
+        model(batch).mean().backward()
+        optimizer.step()
+
+    def fast_step(batch):
+        optimizer.zero_grad()
+        model(batch).mean().backward()
+        optimizer.step()
+
+    if fast:
+        return fast_step
+    return slow_step
+
+
+def two_possible_steps(model, optimizer, loader):
+    train_step = make_either(model, optimizer, True)
+    for batch in loader:
+        train_step(batch)
