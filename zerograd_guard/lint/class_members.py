@@ -22,8 +22,8 @@ through these (``extract.walker`` / ``extract.resolve`` / ``flow``):
 3. methods no text calls by name: dunders (construction runs ``__init__``, an instance
    call ``__call__``), a module's ``forward``, methods a framework drives
    (``IterationFunction.method``, ``HookedIteration`` hooks, Lightning's
-   ``training_step``), functions handed to a framework by name (``Engine(update)``,
-   found in the text), and class-wide flags (``automatic_optimization``); calling an
+   ``training_step``), functions handed to a framework (``Engine(update)``), and
+   class-wide flags (``automatic_optimization``); calling an
    instance runs its class's ``__call__`` or ``forward``, so a method using a value
    that may hold such an instance (``self.updater``, assigned from the class) may reach
    what that method reaches;
@@ -42,8 +42,10 @@ member uses: its name, the names it defines, imports or declares ``global``, the
 attributes it assigns (1, 2); a kept member keeps its class. Words are compared in
 their NFKC form too where the text is not ASCII (``ast`` normalises names).
 
-Nothing is split in a file a framework may drive through hook
-methods (``prefilter.may_drive_hooks``): there hooks run without their names. A class
+Nothing is split in a file a framework may drive through hook methods
+(``prefilter.may_drive_hooks``) or that names a framework running the functions a call
+hands it (ignite's ``Engine(update)``, perhaps imported under an alias): there hooks, and
+functions found by the names handed, run without their names. A class
 whose own lines may reach a backward (a base class of another linted module that
 holds one, in project mode) is kept whole: any ``self.m()`` may run that base's code.
 So a blanked member is never called, judged to observe nothing, and writes nothing a
@@ -59,7 +61,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import MAY_FREEZE, backward_names, has_backward_call
+from zerograd_guard.lint.prefilter import MAY_FREEZE, backward_names, has_backward_call, may_step
 from zerograd_guard.lint.regions import (
     CLASS,
     GLOBAL,
@@ -151,7 +153,7 @@ def blanked_members(
     text: str,
     starts: list[int],
     statements: Sequence[Statement],
-    kept: Sequence[bool],
+    kept_top: Sequence[bool],
     seeds: Sequence[bool],
     options: AnalysisOptions,
     extra_seed: Callable[[Statement], bool] | None,
@@ -160,28 +162,18 @@ def blanked_members(
     """The members of the kept top-level classes of ``statements`` to blank, as (first
     line, last line, ``pass`` line, ``pass`` column), 0-based. ``seeds``: which
     statements ``regions`` found to be seeds (``extra_seed`` included)."""
-    file = _File(
-        text,
-        starts,
-        backward_names(options),
-        extra_seed,
-        min_chars,
-    )
+    file = _File(text, starts, backward_names(options), extra_seed, min_chars, options)
     implicit = (
         IMPLICIT_METHODS
         | {spec.method for spec in options.iteration_functions if spec.method}
         | {hook for spec in options.hooked_iterations for hook in spec.order}
     )
-    # ``Engine(update)``: the analysis finds the functions a framework runs by the name
-    # the call hands it, in the text
-    keep_words = KEEP_WORDS | {
-        spec.name for spec in options.iteration_functions if spec.method is None
-    }
+
     parts: list[Part] = []
     split = [False] * len(statements)
     for index, statement in enumerate(statements):
         node = statement.nodes[0] if len(statement.nodes) == 1 else None
-        if kept[index] and isinstance(node, ast.ClassDef) and _span(node, starts) >= min_chars:
+        if kept_top[index] and isinstance(node, ast.ClassDef) and _span(node, starts) >= min_chars:
             split[index] = _split(node, None, file, parts)
     if not parts:
         return []
@@ -191,7 +183,7 @@ def blanked_members(
     other_seeds = [seed for seed, is_split in zip(seeds, split, strict=True) if not is_split]
     other_words = {
         word
-        for s, is_kept, is_split in zip(statements, kept, split, strict=True)
+        for s, is_kept, is_split in zip(statements, kept_top, split, strict=True)
         if is_kept and not is_split
         for word in s.words
     }
@@ -205,11 +197,19 @@ def blanked_members(
     for part, is_kept in zip(parts, kept, strict=True):
         if is_kept:
             used |= part.words
+    # what a kept statement or part that may step or clear defines (``regions``: every
+    # run reaching such a step counts, whether it backpropagates or not)
+    kept_others = [
+        s
+        for s, is_kept, is_split in zip(statements, kept_top, split, strict=True)
+        if is_kept and not is_split
+    ]
+    stepping = _stepping(kept_others, set())
     forced = [
         reaching[index]
         or naming[index]
         or writes_file_wide[index]
-        or not parts[index].words.isdisjoint(keep_words)
+        or not parts[index].words.isdisjoint(KEEP_WORDS)
         for index in range(len(parts))
     ]
     changed = True
@@ -224,6 +224,7 @@ def blanked_members(
                 forced[index]
                 or (called and kept[part.parent])  # type: ignore[index]
                 or not part.provides.isdisjoint(used)
+                or not part.words.isdisjoint(stepping)
             ):
                 changed = True
                 at: int | None = index
@@ -231,7 +232,27 @@ def blanked_members(
                     kept[at] = True
                     used |= parts[at].words
                     at = parts[at].parent
+        grown = _stepping(
+            [part for part, is_kept in zip(parts, kept, strict=True) if is_kept], stepping
+        )
+        if grown != stepping:
+            stepping = grown
+            changed = True
     return _ranges(parts, kept)
+
+
+def _stepping(units: Sequence[Statement], stepping: set[str]) -> set[str]:
+    """``stepping`` with the names ``units`` define that may step or clear, or that use
+    such a name, to a fixpoint."""
+    found = set(stepping)
+    changed = True
+    while changed:
+        changed = False
+        for unit in units:
+            if (unit.steps or not unit.words.isdisjoint(found)) and not unit.callables <= found:
+                found |= unit.callables
+                changed = True
+    return found
 
 
 def _naming(others: Sequence[Statement], parts: list[Part]) -> list[bool]:
@@ -333,6 +354,7 @@ class _File:
     names: frozenset[str]  # backward names
     extra_seed: Callable[[Statement], bool] | None
     min_chars: int
+    options: AnalysisOptions
 
     def lines(self, first: int, last: int) -> str:
         """Lines ``first``..``last`` (1-based, inclusive)."""
@@ -464,6 +486,7 @@ def _part(
         nodes=nodes,
         classes=frozenset(classes),
         freezes=MAY_FREEZE.search(segment) is not None,
+        steps=may_step(segment, file.options),
         stores=tuple(stores),
         file=file,
     )

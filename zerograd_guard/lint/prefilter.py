@@ -48,12 +48,13 @@ def backward_names(options: AnalysisOptions = DEFAULT_OPTIONS) -> frozenset[str]
 def _call_pattern(name: str) -> re.Pattern[str]:
     # Starts with the literal name (a lookbehind or an alternation first would make the
     # regex engine try every position: ~30x slower); the word start is checked after.
-    return re.compile(rf"{re.escape(name)}(?!\w)(?:\s|#[^\r\n]*+|\\)*\(")
+    # a closing parenthesis may come between: ``(loss.backward)()`` calls it too
+    return re.compile(rf"{re.escape(name)}(?!\w)(?:\s|#[^\r\n]*+|\\|\))*\(")
 
 
 def has_backward_call(text: str, names: frozenset[str]) -> bool:
-    """Whether a word in ``names`` is followed by ``(``, with only whitespace, comments
-    and line continuations between. A name right after a letter, digit or
+    """Whether a word in ``names`` is followed by ``(``, with only whitespace, comments,
+    line continuations and closing parentheses between. A name right after a letter, digit or
     ``_`` is part of a longer word (``manual_backward`` is a name of its own); any other
     character before it, a combining mark say, counts as a word start: a maybe."""
     for name in names:
@@ -86,25 +87,24 @@ def may_call_backward(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> 
     return has_backward_call(text, backward_names(options))
 
 
-# Every clear the extractor makes mentions one of these, case aside: a clear-like call
-# name (``names.CLEARISH_CALL``), a gradient attribute (``p.grad = None``,
-# ``p.grad.zero_()``), ``torch._foreach_zero_``. Not ``grad`` alone: fastai's
-# ``self.learn.loss_grad`` is in most callbacks that clear nothing.
-_CLEAR_MARKERS = re.compile(
-    r"zero_grad|clear_grad|reset_grad|\.[\s\\]*grad\b|_foreach_zero_", re.IGNORECASE
-)
-
-
-def may_clear(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
-    """False only when ``text`` holds no clear (built-in or configured)."""
-    return _CLEAR_MARKERS.search(text) is not None or any(
-        name in text for name in options.extra_clear_calls
+def may_step(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
+    """False only when ``text`` can hold no step, clear or write of ``.grad``: every one
+    the extractor makes names ``step`` or ``grad`` (``zero_grad``, ``ClearGrad``,
+    ``p.grad = None``, ``optimizer_step``), case aside, or is ``_foreach_zero_`` or a
+    configured name."""
+    lowered = text.lower()
+    return (
+        "step" in lowered
+        or "grad" in lowered
+        or "_foreach_zero_" in lowered
+        or any(name in text for name in options.extra_step_calls)
+        or any(name in text for name in options.extra_clear_calls)
     )
 
 
 def may_drive_hooks(text: str, options: AnalysisOptions = DEFAULT_OPTIONS) -> bool:
     """Whether a framework that runs its own backward around hook methods may drive a
-    class of ``text`` that clears: it names the framework's package and class."""
-    return any(
-        spec.package in text and spec.base in text for spec in options.hooked_iterations
-    ) and may_clear(text, options)
+    class of ``text``: it names the framework's package and class. (A class that clears
+    nothing still records what the framework's step sees, which other findings read; a
+    clear may be spelled in ways no marker sees: ``(p.  # comment`` then ``grad) = None``.)"""
+    return any(spec.package in text and spec.base in text for spec in options.hooked_iterations)

@@ -34,7 +34,8 @@ NFKC form Python (and ``ast``) gives identifiers.
 
 A statement is *seeded* when it holds a backward call (a ``Name``/``Attribute`` of a
 backward name in the ``ast``), or, in a file a framework may drive through hook methods
-around its own backward (``prefilter.may_drive_hooks``), when it may clear or is a star
+around its own backward (``prefilter.may_drive_hooks``), when it may clear (its text
+names ``grad`` or ``step``: a clear's spelling can hide from any marker) or is a star
 import (the last one decides whether a class's base is the framework's): the
 framework's backward is in no statement, and without a clear of the file such a class
 observes nothing that is reported. Starting from the seeds, a statement is kept when
@@ -53,6 +54,11 @@ observes nothing that is reported. Starting from the seeds, a statement is kept 
   its resolution may write a tie a kept function reads (channel 5);
 * it runs in the module body and the module body can observe, i.e. some module-level
   statement may reach a backward (channel 1): then all of them are kept;
+* it uses a name a kept statement that may step or clear (or uses such a name) defines:
+  every run of a function is judged, whether it reaches a backward or not, and what a
+  step in a kept function sees is read by every run that reaches it (ZG102 needs all
+  of them to see no fresh gradients), so a caller of ``k()`` that never backpropagates
+  still counts (channel 6's "observes nothing" holds for backwards, not for steps);
 * it may freeze a module (``freeze``, ``requires_grad`` or ``toggle_optimizer`` in its
   text, any case) or imports a framework package, PyTorch's family or another
   (channel 7).
@@ -92,8 +98,8 @@ from zerograd_guard.lint.prefilter import (
     MAY_FREEZE,
     backward_names,
     has_backward_call,
-    may_clear,
     may_drive_hooks,
+    may_step,
 )
 
 # Each pattern starts with a literal (a keyword, its "not inside a word" lookbehind after
@@ -102,6 +108,7 @@ from zerograd_guard.lint.prefilter import (
 # that cannot be followed by what comes next. Same matches as the plain patterns
 # (``tests/lint/fastpath/test_statement_patterns.py``).
 WORD = re.compile(r"[^\W\d]\w*")
+WORD_CHARACTER = re.compile(r"\w")
 CLASS = re.compile(r"class(?<!\wclass)\s+([^\W\d]\w*)")
 DEFINED = re.compile(r"(?:def(?<!\wdef)|class(?<!\wclass))\s+([^\W\d]\w*)")
 GLOBAL = re.compile(
@@ -151,6 +158,7 @@ class Statement:
     nodes: tuple[ast.stmt, ...] = field(default=(), repr=False, compare=False)
     classes: frozenset[str] = frozenset()  # the classes it defines, at any depth
     freezes: bool = False  # its text may freeze a model (``prefilter.MAY_FREEZE``)
+    steps: bool = False  # its text may step or clear (``prefilter.may_step``)
 
 
 def _target_words(node: ast.AST) -> set[str]:
@@ -314,7 +322,8 @@ def split_statements(
         last = max(node.end_lineno or node.lineno for node in group)
         segment = text[starts[first - 1] : starts[min(last, len(starts) - 1)]]
         statement = _describe(group, segment, names)
-        if hooked and (may_clear(segment, options) or _star_import(group)):
+        statement.steps = may_step(segment, options)
+        if hooked and (statement.steps or _star_import(group)):
             statement.seeded = True
         statements.append(statement)
     return statements, starts
@@ -348,15 +357,22 @@ def select_statements(statements: Sequence[Statement], seeds: Sequence[bool]) ->
     names_optimizers = naming_optimizers(statements)
     writes_file_wide = file_wide(statements)
     used = {word for s in chosen for word in s.words}
+    stepping: set[str] = set()
     changed = True
     while changed:
         changed = False
         for index, s in enumerate(statements):
-            if not kept[index] and (
+            if kept[index]:
+                if (s.steps or not s.words.isdisjoint(stepping)) and not s.callables <= stepping:
+                    stepping |= s.callables
+                    changed = True
+                continue
+            if (
                 names_optimizers[index]
                 or writes_file_wide[index]
                 or not s.provides.isdisjoint(used)
                 or (module_observes and s.module_body)
+                or not s.words.isdisjoint(stepping)
             ):
                 kept[index] = changed = True
                 used |= s.words
@@ -646,6 +662,26 @@ def blanked(
     return "".join(parts)
 
 
+def _odd_identifiers(text: str) -> bool:
+    """Whether ``text`` holds a character Python allows in a name that the word pattern
+    does not match (``fix·up``, combining marks, ``℘``): names are then compared wrongly,
+    so the file is analysed whole."""
+    if text.isascii():
+        return False
+    return any(
+        ("a" + char).isidentifier() and WORD_CHARACTER.fullmatch(char) is None
+        for char in set(text)
+        if not char.isascii()
+    )
+
+
+def _hands_functions(text: str, options: AnalysisOptions) -> bool:
+    """Whether a framework that runs the function a call hands it (ignite's
+    ``Engine(update)``, maybe under an alias) may be used: methods are not split there
+    (hooks, and functions found by the names handed, run without their names)."""
+    return any(spec.method is None and spec.package in text for spec in options.iteration_functions)
+
+
 def _spaces(match: re.Match[str]) -> str:
     return " " * (match.end() - match.start())
 
@@ -664,9 +700,11 @@ def analysed_text(
     can contribute a finding. ``project_mode``: calls into other linted modules are
     followed, so what uses an import of such a module is a seed too
     (``project_seeds``: only the uses the project index says may lead to a backward).
+    A text with identifier characters the word pattern does not match is analysed
+    whole.
     Inside a kept class at least ``member_min_chars`` long, the methods that cannot
     contribute are blanked too (``class_members``)."""
-    if len(text) < min_chars or re.search(r"\r(?!\n)", text):
+    if len(text) < min_chars or re.search(r"\r(?!\n)", text) or _odd_identifiers(text):
         return text
     try:
         tree = ast.parse(text)
@@ -680,7 +718,7 @@ def analysed_text(
     if not any(kept):
         return None
     members: list[tuple[int, int, int, int]] = []
-    if not may_drive_hooks(text, options):  # hook methods run without their names
+    if not may_drive_hooks(text, options) and not _hands_functions(text, options):
         from zerograd_guard.lint.class_members import blanked_members
 
         members = blanked_members(

@@ -275,6 +275,7 @@ class T:
     def b(self, update):
         Engine(update)
 """
-    options = AnalysisOptions(iteration_functions=frozenset({IterationFunction("ignite", "Engine")}))
+    engine = IterationFunction("ignite", "Engine")
+    options = AnalysisOptions(iteration_functions=frozenset({engine}))
     assert whole_file(text, options)  # the premise: the engine runs ``update`` per batch
     _same(text, options)
