@@ -53,7 +53,8 @@ observes nothing that is reported. Starting from the seeds, a statement is kept 
   by its use), or a value a statement that may name one binds or, returning, hands on):
   its resolution may write a tie a kept function reads (channel 5);
 * it runs in the module body and the module body can observe, i.e. some module-level
-  statement may reach a backward (channel 1): then all of them are kept;
+  statement may reach a backward, or a kept one may step or clear (channel 1): then
+  all of them are kept;
 * it uses a name a kept statement that may step or clear (or uses such a name) defines:
   every run of a function is judged, whether it reaches a backward or not, and what a
   step in a kept function sees is read by every run that reaches it (ZG102 needs all
@@ -363,9 +364,13 @@ def select_statements(statements: Sequence[Statement], seeds: Sequence[bool]) ->
         changed = False
         for index, s in enumerate(statements):
             if kept[index]:
-                if (s.steps or not s.words.isdisjoint(stepping)) and not s.callables <= stepping:
-                    stepping |= s.callables
-                    changed = True
+                if s.steps or not s.words.isdisjoint(stepping):
+                    if not s.callables <= stepping:
+                        stepping |= s.callables
+                        changed = True
+                    if s.module_body and not module_observes:
+                        # the module body's run reaches a step: it may be judged
+                        module_observes = changed = True
                 continue
             if (
                 names_optimizers[index]

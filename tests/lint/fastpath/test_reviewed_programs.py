@@ -1,13 +1,20 @@
-"""Programs an adversarial review (round 2, 2026-12-02) found where the fast path's
-findings differed from the whole file's, each minimised. Kept as files (some hold
-identifier characters an editor may normalise). The whole-file result is the reference.
+"""Programs adversarial reviews (2026-12-02) found where the fast path's findings
+differed from the whole file's, each minimised. Kept as files (some hold identifier
+characters an editor may normalise). The whole-file result is the reference.
 
-01-03: identifier characters the word pattern does not match (``fix·up``, ``℘run``, an
-import alias): such a file is analysed whole. 04-05: a backward called through
-parentheses, ``(loss.backward)()``. 06: a fastai clear spelled across a comment. 07: an
-engine imported under an alias (``Engine as E``). 08-10: a function that never
+Round 2: 01-03, identifier characters the word pattern does not match (``fix·up``,
+``℘run``, an import alias): such a file is analysed whole. 04-05: a backward called
+through parentheses, ``(loss.backward)()``. 06: a fastai clear spelled across a comment.
+07: an engine imported under an alias (``Engine as E``). 08-10: a function that never
 backpropagates but reaches a kept function's step (its run is judged and what that step
-sees is read by ZG102), from a method, a function and a fastai callback."""
+sees is read by ZG102), from a method, a function and a fastai callback.
+
+Round 3: 01-02, module-level statements that only change gradient state before a
+module-level call of a stepping function (the module body's run is judged). 03-05 are
+known gaps: the flow engine's memo of "may this function reach a backward"
+(``FlowEngine.reaches``) depends on which function asked first (a cycle's provisional
+answer, a depth cut-off), so a function nothing calls can change whether another one is
+judged, and blanking it changes the order. The memo must become order-free."""
 
 from __future__ import annotations
 
@@ -21,9 +28,11 @@ from zerograd_guard.lint.plugins.manager import builtin_options
 
 FOLDER = Path(__file__).parent / "reviewed"
 IGNITE = AnalysisOptions(iteration_functions=frozenset({IterationFunction("ignite", "Engine")}))
+ORDER_DEPENDENT_MEMO = "FlowEngine.reaches memoises answers that depend on the asking order"
+KNOWN_GAPS = dict.fromkeys(("round3_03.py", "round3_04.py", "round3_05.py"), ORDER_DEPENDENT_MEMO)
 
 
-def _options(name: str):
+def _options(name: str) -> AnalysisOptions:
     if name in ("round2_06.py", "round2_10.py"):
         return builtin_options()
     if name == "round2_07.py":
@@ -31,7 +40,17 @@ def _options(name: str):
     return DEFAULT_OPTIONS
 
 
-@pytest.mark.parametrize("name", sorted(path.name for path in FOLDER.glob("*.py")))
+def _params() -> list:
+    params = []
+    for path in sorted(FOLDER.glob("*.py")):
+        marks = []
+        if path.name in KNOWN_GAPS:
+            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[path.name]))
+        params.append(pytest.param(path.name, marks=marks, id=path.name))
+    return params
+
+
+@pytest.mark.parametrize("name", _params())
 def test_fast_path_finds_what_the_whole_file_finds(name: str) -> None:
     text = (FOLDER / name).read_text(encoding="utf-8")
     options = _options(name)
