@@ -70,10 +70,11 @@ from zerograd_guard.lint.regions import (
     WORD,
     Statement,
     file_wide,
+    first_line,
     holds_name,
     identifiers,
     imported_names,
-    names_optimizer,
+    naming_optimizers,
     optimizer_word,
     reaching_units,
     statements_in,
@@ -260,30 +261,11 @@ def _naming(others: Sequence[Statement], parts: list[Part]) -> list[bool]:
     a part carries only the attributes its assignments of a possible optimizer bind: a
     method that builds an optimizer and also sets ``self.rank`` does not make every
     method reading ``self.rank`` name one."""
-    units: list[Statement] = [*others, *parts]
-    naming = [names_optimizer(unit.words) for unit in units]
-    carried = {
-        alias
-        for unit in units
-        for alias, named in unit.imports
-        if any(map(optimizer_word, WORD.findall(named)))
-    }
-    changed = True
-    while changed:
-        changed = False
-        for index, unit in enumerate(units):
-            if not naming[index] and not unit.words.isdisjoint(carried):
-                naming[index] = changed = True
-            if not naming[index]:
-                continue
-            if index < len(others):
-                new = unit.carriers
-            else:
-                new = _carried_by(parts[index - len(others)], carried)
-            if not new <= carried:
-                carried |= new
-                changed = True
-    return naming[len(others) :]
+
+    def carried_by(unit: Statement, carried: set[str]) -> frozenset[str]:
+        return _carried_by(unit, carried) if isinstance(unit, Part) else unit.carriers
+
+    return naming_optimizers([*others, *parts], carried_by)[len(others) :]
 
 
 def _carried_by(part: Part, carried: set[str]) -> frozenset[str]:
@@ -336,13 +318,8 @@ def _reaching(
 
 
 def _span(node: ast.stmt, starts: list[int]) -> int:
-    first, last = _first_line(node), node.end_lineno or node.lineno
+    first, last = first_line(node), node.end_lineno or node.lineno
     return starts[min(last, len(starts) - 1)] - starts[first - 1]
-
-
-def _first_line(node: ast.stmt) -> int:
-    decorators = getattr(node, "decorator_list", None) or ()
-    return min([node.lineno, *(decorator.lineno for decorator in decorators)])
 
 
 @dataclass
@@ -380,9 +357,9 @@ def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part
     ]
     if not members:
         return False
-    taken = [(_first_line(child), child.end_lineno or child.lineno) for child in members]
+    taken = [(first_line(child), child.end_lineno or child.lineno) for child in members]
     pieces: list[tuple[int, int]] = []  # the header's own lines, 1-based
-    line = _first_line(node)
+    line = first_line(node)
     for first, last in taken:
         if first > line:
             pieces.append((line, first - 1))
@@ -408,7 +385,7 @@ def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part
     ):
         return False
     header_index = len(parts)
-    span = (_first_line(node), node.end_lineno or node.lineno)
+    span = (first_line(node), node.end_lineno or node.lineno)
     parts.append(_part(node, parent, header_text, span, own, (shell,), file, header=True))
     for child, span in zip(members, taken, strict=True):
         if (

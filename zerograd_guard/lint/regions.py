@@ -263,7 +263,7 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
     if module_body and ":=" in segment:
         provides.update(identifiers(WALRUS.findall(segment), segment))
     return Statement(
-        first=_first_line(nodes[0]) - 1,
+        first=first_line(nodes[0]) - 1,
         last=max(node.end_lineno or node.lineno for node in nodes) - 1,
         module_body=module_body,
         words=words,
@@ -294,7 +294,7 @@ def _returned(
     )
 
 
-def _first_line(node: ast.stmt) -> int:
+def first_line(node: ast.stmt) -> int:
     decorators = getattr(node, "decorator_list", None) or ()
     return min([node.lineno, *(decorator.lineno for decorator in decorators)])
 
@@ -311,7 +311,7 @@ def split_statements(
     groups: list[list[ast.stmt]] = []
     last_line = 0
     for node in tree.body:
-        if groups and _first_line(node) <= last_line:
+        if groups and first_line(node) <= last_line:
             groups[-1].append(node)
         else:
             groups.append([node])
@@ -319,7 +319,7 @@ def split_statements(
     hooked = may_drive_hooks(text, options)
     statements = []
     for group in groups:
-        first = _first_line(group[0])
+        first = first_line(group[0])
         last = max(node.end_lineno or node.lineno for node in group)
         segment = text[starts[first - 1] : starts[min(last, len(starts) - 1)]]
         statement = _describe(group, segment, names)
@@ -352,7 +352,7 @@ def select_statements(statements: Sequence[Statement], seeds: Sequence[bool]) ->
     cannot), starting from the ``seeds``."""
     if not any(seeds):
         return list(seeds)
-    kept = _reaching(statements, list(seeds))
+    kept = reaching_units(statements, seeds)
     chosen = [s for s, is_kept in zip(statements, kept, strict=True) if is_kept]
     module_observes = any(s.module_body for s in chosen)
     names_optimizers = naming_optimizers(statements)
@@ -532,22 +532,17 @@ def file_wide(statements: Sequence[Statement]) -> list[bool]:
     ]
 
 
-def _reaching(statements: Sequence[Statement], seeds: list[bool]) -> list[bool]:
-    """The seeds and the statements that may call into them, however indirectly: they
-    use a function, class or method name a reaching statement defines, or a value that
-    may hold an instance of a reaching class (calling it runs its ``__call__`` or
-    ``forward``, a name no text writes: ``u = Updater()`` then ``u(batch)``)."""
-    return reaching_units(statements, seeds)
-
-
 def reaching_units(
     units: Sequence[Statement],
     seeds: Sequence[bool],
     parents: Sequence[int | None] = (),
 ) -> list[bool]:
-    """``_reaching`` over ``units`` (statements, or ``class_members``' parts, whose
-    ``parents`` say which class header holds each: a reaching member makes its class
-    reaching)."""
+    """The seeds and the units that may call into them, however indirectly: they use a
+    function, class or method name a reaching unit defines, or a value that may hold an
+    instance of a class whose ``__call__`` or ``forward`` may reach a backward (calling
+    it runs that method, a name no text writes: ``u = Updater()`` then ``u(batch)``).
+    ``units``: statements, or ``class_members``' parts, whose ``parents`` say which class
+    header holds each (a reaching member makes its class reaching)."""
     reaching = list(seeds)
     defined: set[str] = set()
     # classes whose ``__call__`` or ``forward`` may reach, and what may hold one
@@ -610,10 +605,14 @@ def names_optimizer(words: frozenset[str]) -> bool:
     return any(map(optimizer_word, words)) or ("zero_grad" in words and "step" in words)
 
 
-def naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
+def naming_optimizers(
+    statements: Sequence[Statement],
+    carried_by: Callable[[Statement, set[str]], frozenset[str]] | None = None,
+) -> list[bool]:
     """Statements that may name an optimizer: an optimizer-like word, or a value a
     statement that may name an optimizer binds (an alias, a prepared copy, a class whose
-    instances hold one, an import of one)."""
+    instances hold one, an import of one). ``carried_by``: what a statement that may name
+    one binds, given what is carried so far (default: its ``carriers``)."""
     naming = [names_optimizer(s.words) for s in statements]
     # an import carries an optimizer only if what it names says so (``from torch.optim
     # import SGD as Maker``); ``import torch`` does not: a use must spell ``optim``
@@ -630,8 +629,11 @@ def naming_optimizers(statements: Sequence[Statement]) -> list[bool]:
             if not naming[index] and not s.words.isdisjoint(carried):
                 naming[index] = True
                 changed = True
-            if naming[index] and not s.carriers <= carried:
-                carried |= s.carriers
+            if not naming[index]:
+                continue
+            new = s.carriers if carried_by is None else carried_by(s, carried)
+            if not new <= carried:
+                carried |= new
                 changed = True
     return naming
 
