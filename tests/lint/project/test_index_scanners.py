@@ -27,6 +27,7 @@ PLAIN_GRADIENT = re.compile(
     rf"{_PLAIN_BACKWARD}|zero_grad\b|\.step\b|\.grad\b|\.(?:optimizer|first|second)_step\b"
 )
 PLAIN_BACKWARD = re.compile(_PLAIN_BACKWARD)
+PLAIN_STEP = re.compile(r"zero_grad\b|\.step\b|\.grad\b|\.(?:optimizer|first|second)_step\b")
 PLAIN_LOOP = re.compile(r"^([ \t]*)(?:async[ \t]+)?(?:for|while)\b", re.MULTILINE)
 PLAIN_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+\.*[\w.]*[ \t]+)?import[ \t][^\n]*", re.MULTILINE)
 PLAIN_DEFINITION = re.compile(r"^(?:async[ \t]+)?def[ \t]+(\w+)|^class[ \t]+(\w+)", re.MULTILINE)
@@ -43,6 +44,10 @@ FRAGMENTS = (
     "_step",
     ".optimizer_step",
     ".first_step(",
+    ".second_step",
+    "x.first_step",
+    "first_step",
+    "_steps",
     "é",
     "zero_grad",
     "zero_grads",
@@ -127,6 +132,7 @@ def _check(text: str) -> None:
     assert _spans(index.BACKWARD_MARKERS, text) == _spans(PLAIN_BACKWARD, text)
     assert index.touches_gradients(text) == (PLAIN_GRADIENT.search(text) is not None)
     assert index.has_backward_marker(text) == (PLAIN_BACKWARD.search(text) is not None)
+    assert index.has_step_marker(text) == (PLAIN_STEP.search(text) is not None)
     loops = _line_spans(index._LOOP_KEYWORDS, index._LOOP_LINE, text)
     assert loops == [(m.span(), m.groups()) for m in PLAIN_LOOP.finditer(text)]
     imports = _line_spans(index._IMPORT_KEYWORDS, index._IMPORT_LINE, text)

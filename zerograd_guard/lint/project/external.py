@@ -107,7 +107,7 @@ class Loader:
             # names the definition uses from its module (imports, other definitions)
             own = {other: f"{entry.name}.{other}" for other in entry.definitions}
             model.imports = {**own, **entry.imports, **model.imports}
-            model.external = ProjectLookup(self, entry, self.project.component(entry), depth)
+            model.external = ProjectLookup(self, entry, None, depth)
         resolve_module(model, self.options)
         positions = Positions(
             module,
@@ -129,12 +129,18 @@ class ProjectLookup:
     linted module's function or (flattened) class, or None (unknown)."""
 
     def __init__(
-        self, loader: Loader, entry: ModuleEntry, blocked: frozenset[str], depth: int = 0
+        self,
+        loader: Loader,
+        entry: ModuleEntry,
+        blocked: frozenset[str] | None,
+        depth: int = 0,
     ) -> None:
         self.loader = loader
         self.entry = entry
         self.depth = depth  # how many calls away from the analysed file this module is
-        self.blocked = blocked  # files whose names stay unknown here (cycles)
+        # files whose names stay unknown here (cycles); None: ``entry``'s import cycle,
+        # found only when a call first needs it (``_blocks``)
+        self._blocked = blocked
         self.importer = entry.path
         self._functions: dict[str, FunctionModel | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
@@ -146,18 +152,28 @@ class ProjectLookup:
             # a loaded definition using another of its own module (the analysed file's
             # own definitions are in its own model); one more call away, which bounds
             # recursion between them
-            target = Target(self.entry, tuple(local.split(".")))
+            target, own = Target(self.entry, tuple(local.split("."))), True
         else:
             found = project.resolve_local(self.entry, local)
-            if found is None or not found.attribute or found.entry.path in self.blocked:
+            if found is None or not found.attribute:
                 return None
-            target = found
+            target, own = found, False
         if not project.reaches(
             target.entry, target.attribute[0], "touches", within=MAX_DEPTH - self.depth - 1
         ):
             return None  # cannot touch gradients: the call stays as harmless as today
+        if not own and self._blocks(target.entry):
+            return None
         loaded = self.loader.load(target.entry, target.attribute[0], self.depth + 1)
         return None if loaded is None else (loaded, target.attribute)
+
+    def _blocks(self, entry: ModuleEntry) -> bool:
+        """Whether names of ``entry`` stay unknown here. The import cycle is searched
+        for only now: most calls of a loaded definition cannot touch gradients, and in a
+        large tree (torch is one cycle of thousands of files) the search walks most of it."""
+        if self._blocked is None:
+            self._blocked = self.loader.project.component(self.entry)
+        return entry.path in self._blocked
 
     def function(self, local: str) -> FunctionModel | None:
         if local not in self._functions:

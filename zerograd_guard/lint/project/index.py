@@ -43,18 +43,16 @@ _BACKWARD = (
     r"backward(?<!\wbackward)(?<!def backward)\s*\(|\.backward\b"
     r"|manual_backward(?<!\wmanual_backward)\b"
 )
+# Text that may clear, step or update by hand (every finding needs a step); the
+# gradient markers without the backward (``has_step_marker``).
 _STEP = r"zero_grad\b|\.step\b|\.grad\b|\.(?:optimizer|first|second)_step\b"
 GRADIENT_MARKERS = re.compile(rf"{_BACKWARD}|{_STEP}")
 BACKWARD_MARKERS = re.compile(_BACKWARD)
-# Text that may clear, step or update by hand (every finding needs a step); the
-# gradient markers without the backward.
-STEP_MARKERS = re.compile(_STEP)
 # A literal each alternative of the patterns above needs. Python's ``re`` tries every
 # position for a pattern that does not start with a literal; a substring test first
 # (C speed) rules out most texts and definitions without running the regex at all.
 _GRADIENT_LITERALS = ("backward", "zero_grad", ".step", ".grad", "_step")
 _BACKWARD_LITERAL = "backward"
-_STEP_LITERALS = ("zero_grad", ".step", ".grad", "_step")
 
 
 def touches_gradients(text: str) -> bool:
@@ -84,11 +82,22 @@ def code_only(text: str) -> str:
     return _NON_CODE.sub(" ", text)
 
 
+# ``_STEP`` as one pattern per alternative, each starting with a literal (and each
+# tried only where its literal occurs): an alternation of them starts with no literal, so
+# ``re`` would try it at every position.
+_STEP_SCANS = (
+    ("zero_grad", re.compile(r"zero_grad\b")),
+    (".step", re.compile(r"\.step\b")),
+    (".grad", re.compile(r"\.grad\b")),
+    ("_step", re.compile(r"_step(?:(?<=\.optimizer_step)|(?<=\.first_step)|(?<=\.second_step))\b")),
+)
+
+
 def has_step_marker(text: str) -> bool:
-    """``STEP_MARKERS`` occurs in ``text``."""
-    if not any(literal in text for literal in _STEP_LITERALS):
-        return False
-    return STEP_MARKERS.search(text) is not None
+    """``_STEP`` occurs in ``text``."""
+    return any(
+        literal in text and pattern.search(text) is not None for literal, pattern in _STEP_SCANS
+    )
 
 
 def has_backward_marker(text: str) -> bool:
@@ -145,7 +154,7 @@ class ModuleEntry:
     digest: str
     is_package: bool = False
     backward: bool = False  # the text may hold a backward call (the per-file pre-filter)
-    steps: bool = False  # the text has a step marker (``STEP_MARKERS``)
+    steps: bool = False  # the text has a step marker (``has_step_marker``)
     marked: bool = False  # the text may hold any marker: its definitions' may
     imports: dict[str, str] = field(default_factory=dict)
     star: tuple[str, ...] = ()
@@ -312,7 +321,9 @@ def index_source(
     imports, star = _imports(_import_statements(text), package)
     loops = _loop_bodies(text) if imports and not backward else ""
     definitions: dict[str, Definition] = {}
-    marked = bool(backward or markers or touches_gradients(text))
+    # ``touches_gradients`` in two parts: the step part is needed anyway
+    step_marker = has_step_marker(text)
+    marked = bool(backward or markers or step_marker or has_backward_marker(text))
     # Without a marker of its own, a definition still reaches gradient work through the
     # names it imports (a wrapper calling an imported step).
     if marked or imports or star:
@@ -329,7 +340,7 @@ def index_source(
         digest=digest,
         is_package=is_package,
         backward=backward,
-        steps=marked and (bool(markers) or has_step_marker(text)),
+        steps=bool(markers) or step_marker,
         marked=marked,
         imports=imports,
         star=star,
