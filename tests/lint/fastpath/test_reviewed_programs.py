@@ -10,11 +10,11 @@ backpropagates but reaches a kept function's step (its run is judged and what th
 sees is read by ZG102), from a method, a function and a fastai callback.
 
 Round 3: 01-02, module-level statements that only change gradient state before a
-module-level call of a stepping function (the module body's run is judged). 03-05 are
-known gaps: the flow engine's memo of "may this function reach a backward"
-(``FlowEngine.reaches``) depends on which function asked first (a cycle's provisional
-answer, a depth cut-off), so a function nothing calls can change whether another one is
-judged, and blanking it changes the order. The memo must become order-free."""
+module-level call of a stepping function (the module body's run is judged). 03-05: the
+flow engine's memo of "may this function reach a backward" (``FlowEngine.reaches``)
+depended on which function asked first (a cycle's provisional answer, a depth cut-off),
+so a function nothing calls could change whether another one was judged, and blanking it
+changed the order; the answers are now a property of the call graph alone."""
 
 from __future__ import annotations
 
@@ -28,8 +28,6 @@ from zerograd_guard.lint.plugins.manager import builtin_options
 
 FOLDER = Path(__file__).parent / "reviewed"
 IGNITE = AnalysisOptions(iteration_functions=frozenset({IterationFunction("ignite", "Engine")}))
-ORDER_DEPENDENT_MEMO = "FlowEngine.reaches memoises answers that depend on the asking order"
-KNOWN_GAPS = dict.fromkeys(("round3_03.py", "round3_04.py", "round3_05.py"), ORDER_DEPENDENT_MEMO)
 
 
 def _options(name: str) -> AnalysisOptions:
@@ -40,17 +38,7 @@ def _options(name: str) -> AnalysisOptions:
     return DEFAULT_OPTIONS
 
 
-def _params() -> list:
-    params = []
-    for path in sorted(FOLDER.glob("*.py")):
-        marks = []
-        if path.name in KNOWN_GAPS:
-            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[path.name]))
-        params.append(pytest.param(path.name, marks=marks, id=path.name))
-    return params
-
-
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", sorted(path.name for path in FOLDER.glob("*.py")))
 def test_fast_path_finds_what_the_whole_file_finds(name: str) -> None:
     text = (FOLDER / name).read_text(encoding="utf-8")
     options = _options(name)

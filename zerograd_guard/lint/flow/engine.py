@@ -29,7 +29,7 @@ Glossary
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1184,41 +1184,63 @@ class FlowEngine:
                         return True
         return False
 
-    def reaches(
-        self, function: FunctionModel, kinds: tuple[EventKind, ...], depth: int = 0
-    ) -> bool:
-        """Whether calling ``function`` may run an event of ``kinds`` (callees followed;
-        a call dispatched on ``self`` at run time counts as may)."""
+    def reaches(self, function: FunctionModel, kinds: tuple[EventKind, ...]) -> bool:
+        """Whether calling ``function`` may run an event of ``kinds``: callees followed
+        to any depth, a call dispatched on ``self`` at run time counts as may, and
+        ``self.name(...)`` may run any method of that name in the file.
+
+        The answer is a property of the call graph alone: no provisional answer of a
+        recursion and no depth cut-off is remembered, so it never depends on which
+        function asked first (the fast path leaves out functions nothing calls, which
+        changes the order of the questions, never their answers)."""
         key = (id(function), kinds)
-        cached = self._reaches.get(key)
-        if cached is not None:
-            return cached
-        self._reaches[key] = False  # recursion: assume not while computing
-        found = False
+        known = self._reaches.get(key)
+        if known is not None:
+            return known
+        seen = {id(function)}
+        pending = [function]
+        searched: list[FunctionModel] = []
+        while pending:
+            current = pending.pop()
+            answer = self._reaches.get((id(current), kinds))
+            if answer is False:
+                continue  # all it may run was searched before: nothing of ``kinds``
+            if answer or self._runs_itself(current, kinds):
+                self._reaches[key] = True
+                return True
+            searched.append(current)
+            for callee in self._may_call(current):
+                if id(callee) not in seen:
+                    seen.add(id(callee))
+                    pending.append(callee)
+        # what each searched function may run was searched too: none of them reaches one
+        for current in searched:
+            self._reaches[(id(current), kinds)] = False
+        return False
+
+    @staticmethod
+    def _runs_itself(function: FunctionModel, kinds: tuple[EventKind, ...]) -> bool:
+        """An event of ``kinds`` in ``function``'s own body, or a call on ``self`` that
+        resolves to nothing here (dispatched at run time: it may)."""
+        return any(
+            event.kind in kinds
+            or (event.kind == EventKind.CALL and event.callee is None and event.receiver == "self")
+            for event in events_of(function.body)
+        )
+
+    def _may_call(self, function: FunctionModel) -> Iterator[FunctionModel]:
+        """The functions a call of ``function`` may run directly: its callees, every
+        method of the file named like a ``self.name(...)`` call, its closures."""
         for event in events_of(function.body):
-            if event.kind in kinds:
-                found = True
-            elif event.kind == EventKind.CALL:
-                callee = event.callee
-                found = (callee is None and event.receiver == "self") or (
-                    callee is not None and depth < 8 and self.reaches(callee, kinds, depth + 1)
-                )
-                if not found and event.receiver == "self" and event.method:
-                    found = (
-                        any(
-                            event.method in info.methods
-                            and self.reaches(info.methods[event.method], kinds, depth + 1)
-                            for info in self.model.classes.values()
-                        )
-                        if depth < 8
-                        else True
-                    )
-            elif event.closure_model is not None and depth < 8:
-                found = self.reaches(event.closure_model, kinds, depth + 1)
-            if found:
-                break
-        self._reaches[key] = found
-        return found
+            if event.kind == EventKind.CALL:
+                if event.callee is not None:
+                    yield event.callee
+                if event.receiver == "self" and event.method:
+                    for info in self.model.classes.values():
+                        if event.method in info.methods:
+                            yield info.methods[event.method]
+            elif event.closure_model is not None:
+                yield event.closure_model
 
     def has_step(self, statements: list[Statement]) -> bool:
         return self.contains(statements, EventKind.STEP)
