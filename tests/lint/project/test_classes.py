@@ -84,6 +84,75 @@ def test_inherited_method_that_clears(findings):
     assert findings(files={"base.py": base, "trainer.py": SUBCLASS_LOOP}) == []
 
 
+# p-christ/Deep-Reinforcement-Learning-Algorithms-with-PyTorch: every agent inherits one
+# optimisation helper, which loops over the networks to clip them, and calls it from a
+# learning method its episode loop calls
+AGENT_BASE = """\
+    import torch
+
+
+    class Base_Agent(object):
+        def take_optimisation_step(self, optimizer, network, loss, clipping_norm=None):
+            if not isinstance(network, list): network = [network]
+            optimizer.zero_grad()
+            loss.backward()
+            if clipping_norm is not None:
+                for net in network:
+                    torch.nn.utils.clip_grad_norm_(net.parameters(), clipping_norm)
+            optimizer.step()
+    """
+DQN_AGENT = """\
+    import torch
+    from agents.Base_Agent import Base_Agent
+
+
+    class DQN(Base_Agent):
+        def __init__(self, config):
+            self.q_network = make_network(config)
+            self.q_optimizer = torch.optim.Adam(self.q_network.parameters())
+
+        def step(self):
+            while not self.done:
+                self.conduct_action(self.pick_action())
+                if self.time_to_learn():
+                    self.learn()
+
+        def learn(self):
+            loss = self.compute_loss(self.sample_experiences())
+            self.take_optimisation_step(self.q_optimizer, self.q_network, loss, 5.0)
+    """
+AGENT_TREE = {"pyproject.toml": "", "agents/Base_Agent.py": AGENT_BASE}
+
+
+UNCLEARED_BASE = AGENT_BASE.replace("            optimizer.zero_grad()\n", "")
+
+
+def test_an_inherited_helper_with_a_loop_of_its_own_is_judged_at_the_callers_loop(findings):
+    # its own loop (over the networks) runs inside one optimisation step: the iteration
+    # that repeats the step is the caller's
+    agent = DQN_AGENT.replace(
+        "                if self.time_to_learn():\n                    self.learn()",
+        "                loss = self.compute_loss(self.sample_experiences())\n"
+        "                self.take_optimisation_step(self.q_optimizer, self.q_network, loss)",
+    )
+    found = findings(
+        files={**AGENT_TREE, "agents/Base_Agent.py": UNCLEARED_BASE, "agents/dqn/DQN.py": agent}
+    )
+    assert codes(found) == [("agents/dqn/DQN.py", 14, "ZG101")]
+
+
+def test_an_inherited_helper_called_from_a_method_the_loop_calls(findings):
+    found = findings(
+        files={**AGENT_TREE, "agents/Base_Agent.py": UNCLEARED_BASE, "agents/dqn/DQN.py": DQN_AGENT}
+    )
+    assert codes(found) == [("agents/dqn/DQN.py", 18, "ZG101")]
+    assert "Base_Agent.py:7" in found[0][3]
+
+
+def test_an_inherited_helper_that_clears_is_correct(findings):
+    assert findings(files={**AGENT_TREE, "agents/dqn/DQN.py": DQN_AGENT}) == []
+
+
 DEEPSPEED_STRATEGY = """\
     import deepspeed
 

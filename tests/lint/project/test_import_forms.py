@@ -97,6 +97,14 @@ SHAPES = {
         "main.py",
         _loop("from util.misc import train_step", "train_step"),
     ),
+    # ... and from a script in a subfolder, its repository root on ``sys.path``
+    # (p-christ/Deep-Reinforcement-Learning-Algorithms-with-PyTorch's
+    # ``agents/DQN_agents/DQN.py``: ``from agents.Base_Agent import Base_Agent``)
+    "namespace_package_above_the_script": (
+        {"agents/base.py": STEP},
+        "agents/dqn/train.py",
+        _loop("from agents.base import train_step", "train_step"),
+    ),
 }
 
 
@@ -139,6 +147,18 @@ def test_a_name_claimed_by_two_files_resolves_to_neither(findings):
             "optimizer.step()", "optimizer.step()\n    optimizer.zero_grad()"
         ),
         "three/train.py": _loop("import steps", "steps.train_step"),
+    }
+    assert findings(files=files) == []
+
+
+def test_a_dotted_name_found_under_two_folders_above_the_importer_resolves_to_neither(findings):
+    # which one Python imports depends on the folder the script runs from
+    files = {
+        "a/util/steps.py": STEP,
+        "a/b/util/steps.py": STEP.replace(
+            "optimizer.step()", "optimizer.step()\n    optimizer.zero_grad()"
+        ),
+        "a/b/c/train.py": _loop("from util.steps import train_step", "train_step"),
     }
     assert findings(files=files) == []
 

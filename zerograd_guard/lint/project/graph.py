@@ -113,6 +113,7 @@ class Project:
         self.by_name = {name: found[0] for name, found in claims.items() if len(found) == 1}
         self._siblings = siblings
         self._children = _children(self.entries)
+        self._holding: dict[tuple[str, str], tuple[str, ...]] = {}
         self._directs: dict[str, set[str]] = {}
         self._components: dict[str, frozenset[str]] = {}
         self._tarjan_index: dict[str, int] = {}
@@ -138,7 +139,39 @@ class Project:
             if sibling is not None and found is not None and sibling is not found:
                 return None  # which one Python imports depends on how it is run
             found = found or sibling
+            if found is None and "." in name:
+                found = self._above_folder(importer.folder, name)
         return found
+
+    def _above_folder(self, folder: str, dotted: str) -> ModuleEntry | None:
+        """``agents.base`` imported by a script in a subfolder of a repository without
+        packages or ``pyproject.toml``: it runs with the repository's root on
+        ``sys.path``, so ``agents/base.py`` under one of the folders above ``folder``.
+        Found under two of them, it resolves to neither (which one Python imports
+        depends on the folder the script is run from)."""
+        head = dotted.partition(".")[0]
+        key = (folder, head)
+        ancestors = self._holding.get(key)
+        if ancestors is None:
+            ancestors = self._holding[key] = self._ancestors_holding(folder, head)
+        found = None
+        for ancestor in ancestors:
+            entry = self._under_folder(ancestor, dotted)
+            if entry is not None:
+                if found is not None and entry is not found:
+                    return None
+                found = entry
+        return found
+
+    def _ancestors_holding(self, folder: str, head: str) -> tuple[str, ...]:
+        """The folders above ``folder`` that hold a linted file or folder ``head``."""
+        found = []
+        parent = os.path.dirname(folder)
+        while parent != folder:
+            if head in self._children.get(parent, ()):
+                found.append(parent)
+            folder, parent = parent, os.path.dirname(parent)
+        return tuple(found)
 
     def _under_folder(self, folder: str, dotted: str) -> ModuleEntry | None:
         """``util.misc`` as a script in ``folder`` imports it: ``folder/util/misc.py`` (or
@@ -429,7 +462,12 @@ class Project:
         methods = frozenset() if marks is None else (marks.backward_methods or frozenset())
         if len(target.attribute) > 1:
             methods = methods & {target.attribute[1]}
-        return bool(methods & (entry.method_calls | INSTANCE_CALLS))
+        if methods & (entry.method_calls | INSTANCE_CALLS):
+            return True
+        # called outside the loops: a method of the file's subclass that a loop calls
+        # (``self.learn()``) may call the inherited one (``self.take_optimisation_step``)
+        text = self._text(entry) if methods else None
+        return text is not None and any(f".{method}(" in text for method in methods)
 
     # -- dependencies -----------------------------------------------------------------------
 

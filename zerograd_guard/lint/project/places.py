@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from zerograd_guard.lint.model.events import Event, Loop, Statement
+from zerograd_guard.lint.model.events import Event, Loop, Statement, events_of
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -49,6 +49,16 @@ def _loops(statements: list[Statement]) -> list[Loop]:
     return found
 
 
+def _in_one_loop(owner: FunctionModel, events: list[Event]) -> bool:
+    """Whether one loop of ``owner`` holds all of ``events``: then its own analysis sees
+    them repeat. A loop elsewhere in it (over the networks to clip) repeats nothing of
+    them; the loop that does is the caller's."""
+    wanted = {id(event) for event in events}
+    return any(
+        wanted <= {id(event) for event in events_of(loop.body)} for loop in _loops(owner.body)
+    )
+
+
 def settle(observations: Observations, local: list[FunctionModel]) -> None:
     """Drop observations that lie wholly inside another module's function: that module's
     own analysis reports them (from the same events, without this file's context). A
@@ -56,7 +66,7 @@ def settle(observations: Observations, local: list[FunctionModel]) -> None:
     for (backward, key), steps in list(observations.leaks.items()):
         if _foreign(backward) and all(_foreign(step) for step in steps):
             owner = backward.function
-            if owner is not None and owner.has_loop:
+            if owner is not None and _in_one_loop(owner, [backward, *steps]):
                 del observations.leaks[(backward, key)]
     for (step, key), clears in list(observations.discards.items()):
         owner = step.function
