@@ -62,6 +62,18 @@ MUTANTS = {
     ): {
         ("mmagic/models/base_models/base_gan.py", "optimizer_wrapper.backward(loss)", "ZG101"),
     },
+    # every agent inherits the helper from another module and calls it from a learning
+    # method its episode loop calls; without the helper's clear, each such call is found
+    (
+        "p_christ_rl",
+        "agents/Base_Agent.py",
+        "        optimizer.zero_grad() #reset gradients to 0\n",
+        "",
+    ): {
+        ("agents/DQN_agents/DQN.py", "step(self.q_network_optimizer", "ZG101"),
+        ("agents/actor_critic_agents/DDPG.py", "step(self.critic_optimizer", "ZG101"),
+        ("agents/actor_critic_agents/SAC.py", "step(self.critic_optimizer,", "ZG101"),
+    },
 }
 
 
