@@ -78,7 +78,8 @@ from zerograd_guard.lint.model.events import (
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
 MAX_STATES = 128
-_FLAG = re.compile(r"[A-Za-z_][\w.]*")  # a condition that is a dotted name
+# a condition that is a dotted name, or tests whether one is None (``if scaler is None:``)
+_FLAG = re.compile(r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* Is(?:Not)? None\)")
 # Events applied per judged function before giving up on it: what was observed so far was
 # observed on real paths and stays; the rest of that function is not judged.
 WORK_BUDGET = 200_000
@@ -331,7 +332,8 @@ class FlowEngine:
         self, statement: If, states: set[State], frame: _Frame, outcome: _Outcome
     ) -> set[State]:
         atom = statement.atom
-        # a flag (``fp16``, ``args.amp``: a name, no call) whose ``if`` gates gradients
+        # a flag (``fp16``, ``args.amp``: a name, no call; or ``step_fn is None``) whose
+        # ``if`` gates gradients
         gating_flag = (
             atom is not None
             and type(atom.key) is str
@@ -786,6 +788,16 @@ class FlowEngine:
             return self._havoc(state, (ALL,))
         return self._step(state, event, (ALL,))
 
+    def _loop_locals(self) -> dict[object, frozenset[str]]:
+        """For the functions of the loops being iterated (by assumption tag), their
+        locals (``_locals``; a closure's frame, which shares its definer's tag, has none
+        here): a test of them the loops neither assign nor hand to a call repeats."""
+        return {
+            frame.tag: _locals(frame.function)
+            for _, frame, _ in self.loops
+            if frame.tag == id(frame.function)
+        }
+
     def step_guards(self) -> Guards:
         """The conditions a step runs under within the iteration of its innermost loop."""
         base = self.loops[-1][2] if self.loops else 0
@@ -798,7 +810,9 @@ class FlowEngine:
         observations.step_statuses.setdefault((event, key), set()).add(value.kind)
         kind = type(value)
         loops = tuple(loop for loop, _, _ in self.loops)
-        if kind is StaleFresh and proven(value, guards, loops, assumptions, _own(event)):
+        if kind is StaleFresh and proven(
+            value, guards, loops, assumptions, _own(event), self._loop_locals()
+        ):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
@@ -1365,6 +1379,21 @@ def _no_barrier(event: Event, depth: int = 0) -> bool:
     if callee is None:
         return True
     return depth < 4 and all(_no_barrier(inner, depth + 1) for inner in events_of(callee.body))
+
+
+def _locals(function: FunctionModel) -> frozenset[str]:
+    """The names ``function`` binds that only it can rebind: its parameters and the names
+    it assigns, less those a ``global`` / ``nonlocal`` statement of it or of a function
+    nested in it shares."""
+    names = set(function.params) | function.assignments.keys() | function.loop_targets
+    names |= function.tuple_assignments.keys() | function.augmented.keys()
+    pending = [function]
+    while pending:
+        current = pending.pop()
+        names -= current.shared_names
+        pending.extend(current.nested.values())
+    # ``log["loss"] = ...`` and ``args.lr = ...`` are keyed too: they bind no name
+    return frozenset(name for name in names if name.isidentifier())
 
 
 def _own(event: Event) -> tuple[object, frozenset[str]]:

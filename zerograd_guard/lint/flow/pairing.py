@@ -28,6 +28,8 @@ from zerograd_guard.lint.model.events import Atom, Event, Loop
 
 Guards = frozenset[Atom | None]
 NO_GUARDS: Guards = frozenset()
+# names a condition may read that no code rebinds (``if scaler is None:``)
+CONSTANTS = frozenset({"None", "True", "False"})
 
 
 def stale(step: Event, guards: Guards) -> Status:
@@ -40,6 +42,7 @@ def proven(
     loops: tuple[Loop, ...],
     assumptions: frozenset[Any] = frozenset(),
     parameters: tuple[object, frozenset[str]] = (None, frozenset()),
+    loop_locals: dict[object, frozenset[str]] | None = None,
 ) -> bool:
     """Whether the leak of stale-plus-fresh ``value`` at a step run under ``guards`` holds
     whatever the skipped clears' conditions are. A condition that also encloses every
@@ -54,16 +57,23 @@ def proven(
     parameters not declared ``global`` / ``nonlocal``), or attributes of them the loops
     hand to no call (llama-recipes' ``if train_config.use_fp16:``), none of them assigned
     in the loops, counts: a global or an attribute of ``self`` may be changed by any call
-    in the loop (``tick()`` setting ``window_start``). A condition the loop changes (a window
-    counter) is judged by the pairing of the two conditions only."""
+    in the loop (``tick()`` setting ``window_start``). So does a test of locals of the
+    function of a loop being iterated (``loop_locals``, by tag) that no loop assigns or
+    hands to a call (open_clip's ``if train_step is not None:`` clears, its other branch
+    accumulates and steps in a helper): only that function can rebind them. A condition
+    the loop changes (a window counter) is judged by the pairing of the two conditions
+    only."""
     if _correlated(value.skipped, loops):
         return False
     conditions = (guards | value.guards) - value.enclosing
     own_tag, own_parameters = parameters
+    locals_of = loop_locals or {}
     held = {
         atom
         for tag, atom, _ in assumptions
-        if tag == own_tag and atom.names and _reads_parameters(atom, own_parameters, loops)
+        if atom.names
+        if (tag == own_tag and _reads_parameters(atom, own_parameters, loops))
+        or _reads_locals(atom, locals_of.get(tag, frozenset()), loops)
         if atom in guards or atom in value.guards
         if _invariant(atom, loops)
     }
@@ -74,7 +84,7 @@ def _reads_parameters(atom: Atom, parameters: frozenset[str], loops: tuple[Loop,
     """Whether ``atom`` reads only ``parameters``, or attributes of one (``if
     cfg.use_fp16:``) that the loops hand to no call and call no method on: a call could
     change an attribute (``self`` is never such a parameter: its methods do)."""
-    for name in atom.names:
+    for name in atom.names - CONSTANTS:
         if name in parameters:
             continue
         root, dot, _ = name.partition(".")
@@ -83,6 +93,13 @@ def _reads_parameters(atom: Atom, parameters: frozenset[str], loops: tuple[Loop,
         if any(root in handed_on(loop) for loop in loops):
             return False
     return True
+
+
+def _reads_locals(atom: Atom, names: frozenset[str], loops: tuple[Loop, ...]) -> bool:
+    """Whether ``atom`` reads only ``names`` (bare locals) that the loops hand to no call
+    and call no method on (a call could change the object a name holds)."""
+    read = atom.names - CONSTANTS
+    return read <= names and not any(read & handed_on(loop) for loop in loops)
 
 
 def _correlated(skipped: frozenset[Atom | None], loops: tuple[Loop, ...]) -> bool:
