@@ -71,8 +71,9 @@ MUTANTS = {
         "",
     ): {
         ("agents/DQN_agents/DQN.py", "step(self.q_network_optimizer", "ZG101"),
-        ("agents/actor_critic_agents/DDPG.py", "step(self.critic_optimizer", "ZG101"),
-        ("agents/actor_critic_agents/SAC.py", "step(self.critic_optimizer,", "ZG101"),
+        # one finding per backward: the actor's call (the message names its optimizer)
+        ("agents/actor_critic_agents/DDPG.py", "step(self.actor_optimizer", "ZG101"),
+        ("agents/actor_critic_agents/SAC.py", "step(self.actor_optimizer", "ZG101"),
     },
 }
 

@@ -151,3 +151,32 @@ def test_wrapper_module_without_gradient_words_still_leads_to_the_step(findings)
     assert codes(findings(files=files)) == [("train.py", 7, "ZG101")]
     fixed = STEPS.replace("    loss = model", "    optimizer.zero_grad()\n        loss = model")
     assert findings(files={**files, "trainer/steps.py": fixed}) == []
+
+
+UPDATE = """\
+    def update(optimizer, loss):
+        loss.backward()
+        optimizer.step()
+    """
+TWO_CALLS = """\
+    import torch
+    from helpers import update
+
+
+    def train(actor, critic, loader):
+        actor_opt = torch.optim.Adam(actor.parameters())
+        critic_opt = torch.optim.Adam(critic.parameters())
+        for batch in loader:
+            critic_opt.zero_grad()
+            update(critic_opt, critic(batch).mean())
+            update(actor_opt, actor(batch).mean())
+    """
+
+
+def test_a_helper_called_twice_is_reported_at_the_call_that_leaks(findings):
+    # the critic's call is preceded by its clear; the actor's is not: the finding is at
+    # the actor's call, and names it as the call both of its events ran under
+    found = findings(files={"helpers.py": UPDATE, "train.py": TWO_CALLS})
+    assert codes(found) == [("train.py", 11, "ZG101")]
+    assert "`actor_opt`" in found[0][3]
+    assert "called at line 10" not in found[0][3]

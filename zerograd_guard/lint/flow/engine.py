@@ -136,7 +136,12 @@ class Observations:
     early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     stale_reads: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
     # project mode: each event of another module -> the call in this file it ran under
+    # (the first one seen)
     sites: dict[Event, Event] = field(default_factory=dict)
+    # ... and for a leak whose backward and step ran in one call of another module's
+    # function, that call: a helper called twice (the critic's call cleared, the actor's
+    # not) leaks under one of them only
+    leak_sites: dict[tuple[Event, str], Event] = field(default_factory=dict)
     # events a framework runs around hooks (``flow.hooks``), not in the file -> what the
     # framework does around them, for messages
     framework: dict[Event, str] = field(default_factory=dict)
@@ -814,6 +819,8 @@ class FlowEngine:
             value, guards, loops, assumptions, _own(event), self._loop_locals()
         ):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
+            if self.via and value.backward.function is event.function is value.step.function:
+                observations.leak_sites.setdefault((value.backward, key), self.via[-1])
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
         elif (kind is Fresh or kind is Carried) and self.loops and len(value.backwards) > 1:

@@ -234,6 +234,7 @@ def _kept(found: Observations, synthetic: set[Event]) -> Observations:
         if backward not in synthetic and user_reads:
             kept.stale_reads[(backward, key)] = user_reads
     kept.sites = dict(found.sites)
+    kept.leak_sites = {pair: site for pair, site in found.leak_sites.items() if pair in kept.leaks}
     return kept
 
 
@@ -249,6 +250,8 @@ def _merge(into: Observations, found: Observations) -> None:
         into.partial_clears.setdefault(key, {}).update(clears)
     for event, site in found.sites.items():
         into.sites.setdefault(event, site)
+    for pair, site in found.leak_sites.items():
+        into.leak_sites.setdefault(pair, site)
     into.framework.update(found.framework)
 
 

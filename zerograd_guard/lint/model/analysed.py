@@ -41,10 +41,11 @@ class AnalyzedModule:
         """Whether ``node`` is in another module (no fix may edit it from here)."""
         return self.places is not None and self.places.is_foreign(node)
 
-    def place(self, node: cst.CSTNode) -> str:
+    def place(self, node: cst.CSTNode, call: cst.CSTNode | None = None) -> str:
         """Where ``node`` is, for a message: ``line 12``, or for another module's node
-        ``trainer/steps.py:8 (in `train_step`, called at line 12)``."""
-        line = self.line(node)
+        ``trainer/steps.py:8 (in `train_step`, called at line 12)``; ``call``: the call
+        of this file it ran under, where not the first one it was seen under."""
+        line = self.line(call if call is not None else node)
         if self.places is None or not self.places.is_foreign(node):
             return f"line {line}"
         return self.places.describe(node, line)

@@ -203,12 +203,14 @@ for x, y in loader:
         yield from _stale_reads(model, reported)
         if not by_backward:
             return
+        leak_sites = model.observations.leak_sites
         model.positions.compute(
             [
                 node
                 for backward, leaks in by_backward.items()
                 for node in (backward.node, *(s.node for _, steps in leaks for s in steps))
             ]
+            + [site.node for site in leak_sites.values()]
         )
         for backward, leaks in by_backward.items():
             line = model.line(backward.node)
@@ -222,10 +224,13 @@ for x, y in loader:
             key, steps = min(leaks, key=lambda leak: (min(map(nearest, leak[1])), leak[0]))
             step = min(steps, key=nearest)
             label = optimizer_label(key)
-            step_place = model.place(step.node)
+            # another module's helper: the call it leaked under, if known
+            site = leak_sites.get((backward, key))
+            call = None if site is None else site.node
+            step_place = model.place(step.node, call)
             subject = "this backward()"
             if model.is_foreign(backward.node):
-                subject = f"the backward() at {model.place(backward.node)}"
+                subject = f"the backward() at {model.place(backward.node, call)}"
             message = (
                 f"gradients are not cleared between optimizer steps: {subject} adds onto "
                 f"gradients that {label} already applied at {step_place}, so the next step "
@@ -234,7 +239,7 @@ for x, y in loader:
             )
             hint = f"Call `{_clear_call(key)}` right after the step at {step_place}"
             fix = _fix(model, backward, steps)
-            yield model.finding(self.code, message, backward.node, fix, hint)
+            yield model.finding(self.code, message, call or backward.node, fix, hint)
 
 
 def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
