@@ -348,3 +348,46 @@ def test_a_parameter_annotated_with_a_class_of_the_run_holds_an_instance(finding
     assert codes(found) == [("engine.py", 6, "ZG101")]
     fixed = engine.replace("optimizer)\n", "optimizer, clear=True)\n")
     assert findings(files={"util/misc.py": scaler, "engine.py": fixed}) == []
+
+
+# kengz/SLM-Lab: the network's train_step (backward and step) is defined on a base class
+# in one module; the loop builds a subclass imported from another
+NET_BASE = """\
+    class Net:
+        def train_step(self, loss, optim):
+            loss.backward()
+            optim.step()
+            return loss
+    """
+MLP_NET = """\
+    import torch.nn as nn
+    from pkg.base import Net
+
+
+    class MLPNet(Net, nn.Module):
+        def __init__(self):
+            nn.Module.__init__(self)
+            self.fc = nn.Linear(2, 2)
+    """
+NET_LOOP = """\
+    import torch
+    from pkg.mlp import MLPNet
+
+
+    def train(batches):
+        net = MLPNet()
+        optim = torch.optim.Adam(net.parameters())
+        for b in batches:
+            loss = net(b).mean()
+            net.train_step(loss, optim)
+    """
+
+
+def test_a_method_of_a_base_in_a_third_module_called_on_an_imported_subclass(findings):
+    files = {"pkg/__init__.py": "", "pkg/mlp.py": MLP_NET, "pkg/algo.py": NET_LOOP}
+    found = findings(files={**files, "pkg/base.py": NET_BASE})
+    assert codes(found) == [("pkg/algo.py", 10, "ZG101")]
+    cleared = NET_BASE.replace(
+        "            loss.backward()", "            optim.zero_grad()\n            loss.backward()"
+    )
+    assert findings(files={**files, "pkg/base.py": cleared}) == []

@@ -180,3 +180,42 @@ def test_a_helper_called_twice_is_reported_at_the_call_that_leaks(findings):
     assert codes(found) == [("train.py", 11, "ZG101")]
     assert "`actor_opt`" in found[0][3]
     assert "called at line 10" not in found[0][3]
+
+
+# toshikwa/sac-discrete.pytorch: the agent's learn() (which the loop's method calls)
+# hands each loss to an imported helper that runs the backward and the step
+UPDATE_PARAMS = """\
+    def update_params(optim, loss, retain_graph=False):
+        loss.backward(retain_graph=retain_graph)
+        optim.step()
+    """
+AGENT = """\
+    from torch.optim import Adam
+    {import_line}
+
+
+    class Agent:
+        def __init__(self, net):
+            self.net = net
+            self.q1_optim = Adam(net.parameters())
+
+        def run(self, loader):
+            for batch in loader:
+                self.learn(batch)
+
+        def learn(self, batch):
+            q1_loss = self.net(batch).mean()
+            {call}(self.q1_optim, q1_loss)
+    """
+
+
+def test_an_imported_helper_called_from_a_method_the_loop_calls(findings):
+    # (``import helpers`` then ``helpers.update_params(...)`` outside the loops is not
+    # looked for: docs/project.md)
+    agent = AGENT.format(import_line="from helpers import update_params", call="update_params")
+    found = findings(files={"helpers.py": UPDATE_PARAMS, "agent.py": agent})
+    assert codes(found) == [("agent.py", 16, "ZG101")]
+    cleared = UPDATE_PARAMS.replace(
+        "    loss.backward(", "    optim.zero_grad()\n        loss.backward("
+    )
+    assert findings(files={"helpers.py": cleared, "agent.py": agent}) == []

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ MAX_DEPTH = 2
 # Definitions longer than this stay unknown: parsing a framework's main class (tens of
 # thousands of lines' worth of methods) for one call costs more than the run itself.
 MAX_DEFINITION_CHARS = 24_000
+MAX_BASES = 4  # base classes followed from a class, for its methods with a backward
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,7 @@ class Project:
         # a pure function of its arguments, remembered: star imports make chains branch
         self._resolved: dict[tuple[str, str | None, int], Target | None] = {}
         self._levels: dict[tuple[str, str, str], int | None] = {}
+        self._methods: dict[tuple[str, str], frozenset[str]] = {}
         self._marks: dict[tuple[str, str], Marks | None] = {}
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
@@ -150,6 +153,8 @@ class Project:
         Found under two of them, it resolves to neither (which one Python imports
         depends on the folder the script is run from)."""
         head = dotted.partition(".")[0]
+        if head in self.by_name:
+            return None  # a linted package of that name: its modules are named from it
         key = (folder, head)
         ancestors = self._holding.get(key)
         if ancestors is None:
@@ -416,6 +421,7 @@ class Project:
         Narrower than what the analysis can follow (a class's method reaching a backward
         through a helper): such a file is not analysed."""
         built_through = {chain.partition(".")[0] for chain in entry.built_classes}
+        outside: list[str] = []
         for local in entry.imports:
             # a function or module is used in a loop; a class (a capitalised name, by
             # convention) may be built anywhere, its method called in a loop, and so may
@@ -425,6 +431,7 @@ class Project:
                 and not local[:1].isupper()
                 and local not in built_through
             ):
+                outside.append(local)
                 continue
             target = self.resolve_local(entry, local)
             if target is None or target.entry is entry:
@@ -451,15 +458,36 @@ class Project:
                     and self._definition_does(entry, found, flag)
                 ):
                     return True
-        return False
+        return bool(outside) and self._called_outside_loops(entry, outside, flag)
+
+    def _called_outside_loops(self, entry: ModuleEntry, locals_: list[str], flag: str) -> bool:
+        """Whether the file calls, outside its loops, an imported function whose own text
+        may run a backward (a helper of a helper is not looked for here): a method the
+        loop calls (``self.learn()``) may call it. Read from the file's text (a call in a
+        comment only costs analysis time), only for names that resolve to such a
+        function."""
+        reaching = []
+        for local in locals_:
+            target = self.resolve_local(entry, local)
+            if (
+                target is None
+                or target.entry is entry
+                or not target.attribute
+                or not self._text_may(target.entry, flag)  # its own text, not a callee's
+                or self.is_class((target.entry.path, target.attribute[0]))
+            ):
+                continue
+            if self._own((target.entry.path, target.attribute[0]), flag):
+                reaching.append(local)
+        text = self._text(entry) if reaching else None
+        return text is not None and any(
+            re.search(rf"(?<![\w.]){re.escape(local)}\s*\(", text) for local in reaching
+        )
 
     def _definition_does(self, entry: ModuleEntry, target: Target, flag: str) -> bool:
         if not self.is_class((target.entry.path, target.attribute[0])) or flag != "backward":
             return self.reaches(target.entry, target.attribute[0], flag)
-        if not self._text_may(target.entry, flag):
-            return False  # no method of a class in that text has a backward (``_own``)
-        marks = self.marks(target.entry, target.attribute[0])
-        methods = frozenset() if marks is None else (marks.backward_methods or frozenset())
+        methods = self._backward_methods(target.entry, target.attribute[0])
         if len(target.attribute) > 1:
             methods = methods & {target.attribute[1]}
         if methods & (entry.method_calls | INSTANCE_CALLS):
@@ -468,6 +496,33 @@ class Project:
         # (``self.learn()``) may call the inherited one (``self.take_optimisation_step``)
         text = self._text(entry) if methods else None
         return text is not None and any(f".{method}(" in text for method in methods)
+
+    def _backward_methods(self, entry: ModuleEntry, name: str, depth: int = 0) -> frozenset[str]:
+        """The methods of class ``name`` of ``entry`` whose own text has a backward, its
+        linted bases' included (``MLPNet(Net)``, ``Net.train_step`` in another module),
+        bases followed ``MAX_BASES`` deep."""
+        key = (entry.path, name)
+        known = self._methods.get(key)
+        if known is not None:
+            return known
+        self._methods[key] = frozenset()  # a base cycle ends here
+        found: set[str] = set()
+        if self._text_may(entry, "backward"):
+            marks = self.marks(entry, name)
+            if marks is not None and marks.backward_methods:
+                found |= marks.backward_methods
+        for base in entry.definitions[name].bases if depth < MAX_BASES else ():
+            if base in entry.definitions:
+                base_entry, base_name = entry, base
+            else:
+                found_base = self.resolve_local(entry, base)
+                if found_base is None or len(found_base.attribute) != 1:
+                    continue
+                base_entry, base_name = found_base.entry, found_base.attribute[0]
+            if base_entry.definitions[base_name].is_class:
+                found |= self._backward_methods(base_entry, base_name, depth + 1)
+        self._methods[key] = frozenset(found)
+        return self._methods[key]
 
     # -- dependencies -----------------------------------------------------------------------
 

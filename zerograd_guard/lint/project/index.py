@@ -113,6 +113,7 @@ class Definition:
     end: int
     line: int
     is_class: bool = False
+    bases: tuple[str, ...] = ()  # a class: the bases its header names (``_class_bases``)
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,9 @@ def index_source(
             line += text.count("\n", counted, start)
             counted = start
             name = match.function or match.cls or ""
-            definitions[name] = Definition(start, end, line, match.cls is not None)
+            is_class = match.cls is not None
+            bases = tuple(_class_bases(text, start, end)) if is_class else ()
+            definitions[name] = Definition(start, end, line, is_class, bases)
     return ModuleEntry(
         path=path,
         names=names,
@@ -536,6 +539,19 @@ def _before_decorators(text: str, start: int, end: int) -> int:
             return end
         end = line_start
     return end
+
+
+def _class_bases(text: str, start: int, end: int) -> list[str]:
+    """The base classes the header of the class at ``start`` names (``Net``,
+    ``nn.Module``; keywords such as ``metaclass=`` left out)."""
+    header = _CLASS_HEADER.match(text, start, end)
+    if header is None:
+        return []
+    bases = (part.strip() for part in header[1].split(","))
+    return [base for base in bases if base and "=" not in base and _DOTTED_NAME.fullmatch(base)]
+
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def _backward_methods(segment: str, extra: bool) -> frozenset[str]:

@@ -21,7 +21,7 @@ from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.graph import ProjectContext
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "10"
+_FORMAT = "11"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
@@ -50,6 +50,7 @@ def _from_json(data: dict[str, Any]) -> ModuleEntry:
             end=int(item["end"]),
             line=int(item["line"]),
             is_class=bool(item["is_class"]),
+            bases=tuple(str(base) for base in item["bases"]),
         )
         for name, item in data["definitions"].items()
     }
