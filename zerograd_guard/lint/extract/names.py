@@ -197,10 +197,30 @@ def callee_name(func: cst.BaseExpression) -> str | None:
     return None
 
 
+# A container of optimizers, by its name: an attribute read on it is one of its items
+# (``optims.discriminator`` of a Munch or EasyDict; stargan-v2).
+OPTIMIZER_CONTAINER_NAME = re.compile(r"(?:optimizers|optimisers|optims|opts)", re.I)
+# What an optimizer itself has: read on a container, such a name is not an item.
+_CONTAINER_MEMBERS = frozenset(
+    {"zero_grad", "step", "state_dict", "load_state_dict", "param_groups", "add_param_group",
+     "defaults", "state", "values", "items", "keys", "get", "append", "update"}
+)  # fmt: skip
+
+
 @functools.lru_cache(maxsize=4096)
 def looks_like_optimizer(key: str) -> bool:
     name = last_segment(key)
-    return matches(OPTIMIZER_NAME, name) and not matches(NOT_OPTIMIZER_NAME, name)
+    if matches(NOT_OPTIMIZER_NAME, name):
+        return False
+    if matches(OPTIMIZER_NAME, name):
+        return True
+    parent, dot, last = key.rpartition(".")
+    return (
+        bool(dot)
+        and last.isidentifier()
+        and last not in _CONTAINER_MEMBERS
+        and OPTIMIZER_CONTAINER_NAME.fullmatch(last_segment(parent)) is not None
+    )
 
 
 def names_in(node: cst.CSTNode) -> frozenset[str]:
