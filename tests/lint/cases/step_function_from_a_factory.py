@@ -60,3 +60,25 @@ def two_possible_steps(model, optimizer, loader):
     train_step = make_either(model, optimizer, True)
     for batch in loader:
         train_step(batch)
+
+
+def make_step_for_the_loop(model, optimizer):
+    def train_step(batch):
+        loss = model(batch).mean()
+        loss.backward()  # expect: ZG101
+        optimizer.step()
+        return loss
+
+    return train_step
+
+
+def none_on_the_other_branch(model, loader, eager):
+    # open_clip: ``train_step = None`` where the loop steps eagerly; no call runs None
+    optimizer = torch.optim.Adam(model.parameters())
+    if eager:
+        train_step = None
+    else:
+        train_step = make_step_for_the_loop(model, optimizer)
+    for batch in loader:
+        if train_step is not None:
+            train_step(batch)

@@ -649,10 +649,15 @@ class Resolver:
         | None
     ):
         """What ``name = factory(a, b=c)`` binds in ``scope`` (assigned that once and
-        nothing else) when ``factory`` is a function of this file whose every ``return``
+        otherwise only ``None``, which no call can run: open_clip's ``train_step = None``
+        on one branch) when ``factory`` is a function of this file whose every ``return``
         returns one function it defines: that function, the factory and the arguments the
         factory was handed (what the made function's free names read)."""
-        values = scope.assignments.get(name, [])
+        values = [
+            value
+            for value in scope.assignments.get(name, [])
+            if not (type(value) is cst.Name and value.value == "None")
+        ]
         if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
             return None
         value = values[0]
