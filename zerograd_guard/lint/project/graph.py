@@ -124,7 +124,7 @@ class Project:
         # a pure function of its arguments, remembered: star imports make chains branch
         self._resolved: dict[tuple[str, str | None, int], Target | None] = {}
         self._levels: dict[tuple[str, str, str], int | None] = {}
-        self._methods: dict[tuple[str, str], frozenset[str]] = {}
+        self._methods: dict[tuple[str, str, int], frozenset[str]] = {}
         self._marks: dict[tuple[str, str], Marks | None] = {}
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
@@ -500,12 +500,12 @@ class Project:
     def _backward_methods(self, entry: ModuleEntry, name: str, depth: int = 0) -> frozenset[str]:
         """The methods of class ``name`` of ``entry`` whose own text has a backward, its
         linted bases' included (``MLPNet(Net)``, ``Net.train_step`` in another module),
-        bases followed ``MAX_BASES`` deep."""
-        key = (entry.path, name)
+        bases followed ``MAX_BASES`` deep (an answer is remembered with its depth, so it
+        never depends on which class asked first; a cycle of bases ends at that depth)."""
+        key = (entry.path, name, depth)
         known = self._methods.get(key)
         if known is not None:
             return known
-        self._methods[key] = frozenset()  # a base cycle ends here
         found: set[str] = set()
         if self._text_may(entry, "backward"):
             marks = self.marks(entry, name)
