@@ -200,11 +200,13 @@ def callee_name(func: cst.BaseExpression) -> str | None:
 # A container of optimizers, by its name: an attribute read on it is one of its items
 # (``optims.discriminator`` of a Munch or EasyDict; stargan-v2).
 OPTIMIZER_CONTAINER_NAME = re.compile(r"(?:optimizers|optimisers|optims|opts)", re.I)
-# What an optimizer itself has: read on a container, such a name is not an item.
-_CONTAINER_MEMBERS = frozenset(
+# What an optimizer has (read on a parameter, nothing else may be: ``resolve``).
+OPTIMIZER_ATTRIBUTES = frozenset(
     {"zero_grad", "step", "state_dict", "load_state_dict", "param_groups", "add_param_group",
-     "defaults", "state", "values", "items", "keys", "get", "append", "update"}
+     "defaults", "state"}
 )  # fmt: skip
+# What an optimizer or a container itself has: read on a container, not one of its items.
+_CONTAINER_MEMBERS = OPTIMIZER_ATTRIBUTES | {"values", "items", "keys", "get", "append", "update"}
 
 
 @functools.lru_cache(maxsize=4096)

@@ -20,6 +20,7 @@ from zerograd_guard.lint.extract.names import (
     CONFIGURED_STEP,
     GRAD_WRITE,
     NOT_OPTIMIZER_NAME,
+    OPTIMIZER_ATTRIBUTES,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
     REBUILT_OPTIMIZER,
@@ -61,10 +62,6 @@ HARMLESS_CALLS = frozenset(
     }
 )  # fmt: skip
 # What code reads on an optimizer (``_used_as_optimizer``).
-OPTIMIZER_ATTRIBUTES = frozenset(
-    {"zero_grad", "step", "state_dict", "load_state_dict", "param_groups", "add_param_group",
-     "defaults", "state"}
-)  # fmt: skip
 # Method names too common to tell which class an object is.
 GENERIC_METHODS = frozenset(
     {

@@ -218,6 +218,7 @@ class FlowEngine:
         self.stack: list[FunctionModel] = []
         self._contains: dict[tuple[int, EventKind], bool] = {}
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
+        self._function_locals: dict[int, frozenset[str]] = {}  # ``_locals``, per function
         self._keys: dict[int, set[str]] = {}
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
         self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
@@ -797,11 +798,15 @@ class FlowEngine:
         """For the functions of the loops being iterated (by assumption tag), their
         locals (``_locals``; a closure's frame, which shares its definer's tag, has none
         here): a test of them the loops neither assign nor hand to a call repeats."""
-        return {
-            frame.tag: _locals(frame.function)
-            for _, frame, _ in self.loops
-            if frame.tag == id(frame.function)
-        }
+        known = self._function_locals
+        found = {}
+        for _, frame, _ in self.loops:
+            if frame.tag == id(frame.function):
+                names = known.get(frame.tag)
+                if names is None:
+                    names = known[frame.tag] = _locals(frame.function)
+                found[frame.tag] = names
+        return found
 
     def step_guards(self) -> Guards:
         """The conditions a step runs under within the iteration of its innermost loop."""

@@ -473,11 +473,10 @@ class Project:
                 target is None
                 or target.entry is entry
                 or not target.attribute
-                or not self._text_may(target.entry, flag)  # its own text, not a callee's
                 or self.is_class((target.entry.path, target.attribute[0]))
             ):
                 continue
-            if self._own((target.entry.path, target.attribute[0]), flag):
+            if self._own((target.entry.path, target.attribute[0]), flag):  # not a callee's
                 reaching.append(local)
         text = self._text(entry) if reaching else None
         return text is not None and any(
