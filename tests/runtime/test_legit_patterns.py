@@ -157,6 +157,21 @@ def test_autograd_grad_assigned_by_hand(session, model, x):
         opt.step()
 
 
+def test_parameter_gradients_read_with_autograd_grad_are_not_passes(session, model, x):
+    """``torch.autograd.grad`` w.r.t. the parameters (a gradient norm logged after the
+    step, MAML's inner loop) fires their tensor hooks but accumulates nothing: it opens
+    no window, so the next clear discards nothing and the step counts one pass."""
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    params = list(model.parameters())
+    for _ in range(3):
+        opt.zero_grad()
+        loss_of(model, x).backward()
+        opt.step()
+        grads = torch.autograd.grad(loss_of(model, x), params)
+        assert all(grad is not None for grad in grads)
+    assert [event.backward_passes for event in session.report.events] == [1, 1, 1]
+
+
 def test_autograd_grad_penalty_plus_backward(session, model, x):
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     for _ in range(3):
