@@ -387,10 +387,10 @@ def may_write_grads(call: cst.Call, name: str) -> bool:
 
 
 def handed_on(loop: Loop) -> frozenset[str]:
-    """The names whose value ``loop``'s body may change through a call: receivers of the
-    methods it calls and what it passes to calls (their roots: ``cfg`` of
-    ``update(cfg.optim)``). Computed once per loop, from its syntax (calls the extractor
-    drops as harmless count too)."""
+    """What ``loop``'s body hands to calls, whose value the call may change: receivers of
+    the methods it calls and what it passes (as written: ``cfg.optim`` of
+    ``update(cfg.optim)``, ``cfg`` of ``update(cfg)``). Computed once per loop, from its
+    syntax (calls the extractor drops as harmless count too)."""
     if loop.handed is None:
         found: set[str] = set()
         stack: list[cst.CSTNode] = [loop.node]
@@ -401,7 +401,7 @@ def handed_on(loop: Loop) -> frozenset[str]:
                 for value in (receiver, *(arg.value for arg in item.args)):
                     key = key_of(value) if value is not None else None
                     if key is not None:
-                        found.add(key.partition(".")[0])
+                        found.add(key)
             if type(item) not in LEAVES:
                 stack.extend(subnodes(item))
         loop.handed = frozenset(found)

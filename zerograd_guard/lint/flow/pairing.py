@@ -54,8 +54,8 @@ def proven(
     the step (a loop-invariant flag: ConvNeXt's ``if use_amp:`` clears, its ``else``
     steps under an accumulation condition and never clears). Only a flag that reads
     parameters of the step's own function (``parameters``: its assumption tag and its
-    parameters not declared ``global`` / ``nonlocal``), or attributes of them the loops
-    hand to no call (llama-recipes' ``if train_config.use_fp16:``), none of them assigned
+    parameters not declared ``global`` / ``nonlocal``), or attributes of them no call in
+    the loops may change (llama-recipes' ``if train_config.use_fp16:``), none of them assigned
     in the loops, counts: a global or an attribute of ``self`` may be changed by any call
     in the loop (``tick()`` setting ``window_start``). So does a test of locals of the
     function of a loop being iterated (``loop_locals``, by tag) that no loop assigns or
@@ -82,24 +82,36 @@ def proven(
 
 def _reads_parameters(atom: Atom, parameters: frozenset[str], loops: tuple[Loop, ...]) -> bool:
     """Whether ``atom`` reads only ``parameters``, or attributes of one (``if
-    cfg.use_fp16:``) that the loops hand to no call and call no method on: a call could
-    change an attribute (``self`` is never such a parameter: its methods do)."""
+    cfg.use_fp16:``) that no call in the loops may change (``_may_change``; ``self`` is
+    never such a parameter: its methods change its attributes)."""
     for name in atom.names - CONSTANTS:
         if name in parameters:
             continue
         root, dot, _ = name.partition(".")
         if not dot or root not in parameters or root in ("self", "cls"):
             return False
-        if any(root in handed_on(loop) for loop in loops):
+        if _may_change(name, loops):
             return False
     return True
 
 
 def _reads_locals(atom: Atom, names: frozenset[str], loops: tuple[Loop, ...]) -> bool:
-    """Whether ``atom`` reads only ``names`` (bare locals) that the loops hand to no call
-    and call no method on (a call could change the object a name holds)."""
+    """Whether ``atom`` reads only ``names`` (bare locals) that no call in the loops may
+    change (a call could change the object a name holds)."""
     read = atom.names - CONSTANTS
-    return read <= names and not any(read & handed_on(loop) for loop in loops)
+    return read <= names and not any(_may_change(name, loops) for name in read)
+
+
+def _may_change(name: str, loops: tuple[Loop, ...]) -> bool:
+    """Whether a call in ``loops`` may change the value ``name`` (``cfg.use_fp16``)
+    reads: it receives that value, an object it is read from (``cfg``, or ``cfg.amp``
+    for ``cfg.amp.enabled``) or one read from it. Another attribute's value
+    (``clip_grad_norm_(params, cfg.clip)``) cannot rebind it."""
+    for loop in loops:
+        for key in handed_on(loop):
+            if key == name or name.startswith(key + ".") or key.startswith(name + "."):
+                return True
+    return False
 
 
 def _correlated(skipped: frozenset[Atom | None], loops: tuple[Loop, ...]) -> bool:
