@@ -153,7 +153,7 @@ class Loop:
     infinite: bool = False
     once: bool = False
     has_step: bool = field(default=False)
-    # the roots of what its body calls a method on or hands to a call (read on demand:
+    # what its body calls a method on or hands to a call, as written (read on demand:
     # ``extract.names.handed_on``)
     handed: frozenset[str] | None = field(default=None, repr=False)
 
