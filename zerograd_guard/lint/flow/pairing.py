@@ -104,14 +104,17 @@ def _reads_locals(atom: Atom, names: frozenset[str], loops: tuple[Loop, ...]) ->
 
 def _may_change(name: str, loops: tuple[Loop, ...]) -> bool:
     """Whether a call in ``loops`` may change the value ``name`` (``cfg.use_fp16``)
-    reads: it receives that value, an object it is read from (``cfg``, or ``cfg.amp``
-    for ``cfg.amp.enabled``) or one read from it. Another attribute's value
-    (``clip_grad_norm_(params, cfg.clip)``) cannot rebind it."""
-    for loop in loops:
-        for key in handed_on(loop):
-            if key == name or name.startswith(key + ".") or key.startswith(name + "."):
-                return True
-    return False
+    reads: it receives that value, an object it is read from (``cfg``, ``cfg.amp`` for
+    ``cfg.amp.enabled``, ``cfg.amps`` for ``cfg.amps[0].enabled``) or one read from it.
+    Another attribute's value (``clip_grad_norm_(params, cfg.clip)``) cannot rebind it."""
+    return any(
+        _read_from(name, key) or _read_from(key, name) for loop in loops for key in handed_on(loop)
+    )
+
+
+def _read_from(inner: str, outer: str) -> bool:
+    """Whether key ``inner`` is ``outer`` or read from it (an attribute or an item)."""
+    return inner == outer or inner.startswith((outer + ".", outer + "["))
 
 
 def _correlated(skipped: frozenset[Atom | None], loops: tuple[Loop, ...]) -> bool:
