@@ -7,7 +7,7 @@ configuration the loop hands on may be changed by the call, and ``self``'s attri
 by any method: there the pairing is not proven. Handing on other attributes' values
 (``range(cfg.num_epochs)``, ``clip_grad_norm_(params, cfg.clip)``) changes nothing the
 flag reads; handing on the object that holds the flag (``update(cfg.amp)`` under ``if
-cfg.amp.enabled:``) may.
+cfg.amp.enabled:``, ``update(cfg.amps)`` under ``if cfg.amps[0].enabled:``) may.
 """
 
 
@@ -55,6 +55,23 @@ def flag_holder_handed_to_a_call(model, loader, optimizer, cfg, k):
             if step % k == 0:
                 optimizer.step()
         update_scaling(cfg.amp, step)
+
+
+def flag_holder_in_a_list_handed_to_a_call(model, loader, optimizer, cfg, k):
+    for step, batch in enumerate(loader):
+        loss = model(batch)
+        if cfg.amps[0].enabled:
+            loss.backward()
+            if step % k == 0:
+                optimizer.step()
+                optimizer.zero_grad()
+        else:
+            loss.backward()
+            if step % k == 0:
+                optimizer.step()
+        if cfg.amps[0].enabled:
+            log_scale(loss)
+        update_scaling(cfg.amps, step)
 
 
 def configuration_handed_to_a_call(model, loader, optimizer, cfg, k):
