@@ -308,3 +308,17 @@ def test_a_call_beside_a_parameter_loop_clear_keeps_it_a_clear(findings, log):
     }
     assert findings(files=files) == []
     assert findings("--no-project") == []
+
+
+@pytest.mark.parametrize(
+    "imports",
+    [
+        "from pkg.steps import other, \\\n    train_step",  # Swin-Transformer's main.py
+        "from pkg.steps import other, \\\n    other_too, \\\n    train_step",
+    ],
+)
+def test_an_import_continued_with_a_backslash_resolves(findings, imports):
+    steps = STEP + "\n\n    def other():\n        pass\n\n\n    def other_too():\n        pass\n"
+    loop = _loop(imports, "train_step")
+    found = findings(files={"pkg/__init__.py": "", "pkg/steps.py": steps, "train.py": loop})
+    assert codes(found) == [("train.py", 6 + imports.count("\n"), "ZG101")]

@@ -280,10 +280,16 @@ def _line_matches(
 
 def _import_statements(text: str) -> ast.Module:
     """Only the import statements of ``text`` (each parsed alone, dedented; a
-    parenthesised name list may span lines)."""
+    parenthesised name list, or lines joined by a backslash, may span lines)."""
     statements: list[str] = []
     for match in _line_matches(text, _IMPORT_KEYWORDS, _IMPORT_LINE):
         statement = match.group().strip()
+        end = match.end()
+        while statement.endswith("\\") and end < len(text):  # continued on the next line
+            following = text.find("\n", end + 1)
+            following = len(text) if following < 0 else following
+            statement = statement[:-1] + " " + text[end + 1 : following].strip()
+            end = following
         if "(" in statement and ")" not in statement:
             close = text.find(")", match.end())
             if close < 0:
@@ -320,14 +326,15 @@ def index_source(
 
     package = package_of(names[0], is_package) if names else None
     imports, star = _imports(_import_statements(text), package)
-    loops = _loop_bodies(text) if imports and not backward else ""
+    # a loop may call what the file imports, or what its callers pass it (``call_sites``)
+    loops = _loop_bodies(text) if not backward else ""
     definitions: dict[str, Definition] = {}
     # ``touches_gradients`` in two parts: the step part is needed anyway
     step_marker = has_step_marker(text)
     marked = bool(backward or markers or step_marker or has_backward_marker(text))
     # Without a marker of its own, a definition still reaches gradient work through the
     # names it imports (a wrapper calling an imported step).
-    if marked or imports or star:
+    if marked or imports or star or loops:
         found = _definitions(text)
         line, counted = 1, 0
         for match, (start, end) in zip(found, _spans(text, found), strict=True):

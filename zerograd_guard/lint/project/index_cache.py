@@ -21,7 +21,7 @@ from zerograd_guard._version import __version__
 from zerograd_guard.lint.project.graph import ProjectContext
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
-_FORMAT = "11"
+_FORMAT = "12"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
