@@ -14,6 +14,7 @@ A stale status carries what its proof needs: ``Stale`` and ``StaleFresh`` hold
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from zerograd_guard.lint.extract.names import handed_on
@@ -75,7 +76,7 @@ def proven(
         if (tag == own_tag and _reads_parameters(atom, own_parameters, loops))
         or _reads_locals(atom, locals_of.get(tag, frozenset()), loops)
         if atom in guards or atom in value.guards
-        if _invariant(atom, loops)
+        if _invariant(atom, loops) or _setting(atom, loops)
     }
     return all(a in held or related(a, b, loops) for a in value.skipped for b in conditions)
 
@@ -140,6 +141,28 @@ def _tested(atom: Atom) -> frozenset[str]:
     ``self.accum``: two tests of ``self.a`` and ``self.b`` test different values)."""
     return frozenset(
         name for name in atom.names if not any(other.startswith(name + ".") for other in atom.names)
+    )
+
+
+# Accumulation tests that change on every micro-batch without an assignment the loop
+# shows (``accelerator.sync_gradients``, ``trainer.is_last_batch``): never settings.
+_PER_MICRO_BATCH = re.compile(r"sync|update|should_step|do_step|is_last|micro|boundary", re.I)
+
+
+def _setting(atom: Atom, loops: tuple[Loop, ...]) -> bool:
+    """Whether ``atom`` tests an accumulation setting, not a window: ``if use_accum:``,
+    ``if config.TRAIN.ACCUMULATION_STEPS > 1:`` (Swin's SimMIM: that branch steps every
+    k micro-batches, the other clears and steps every one). Named like accumulation, it
+    is no modulo arithmetic, no counter and nothing set per micro-batch, and no loop
+    assigns what it reads: every test of it gives the last answer (the caller checks
+    that it reads parameters or locals no call may change)."""
+    return (
+        atom.accumulation
+        and atom.counter is None
+        and isinstance(atom.key, str)
+        and "%" not in atom.key
+        and not any(_PER_MICRO_BATCH.search(name) for name in atom.names)
+        and not any(atom.names & loop.assigned for loop in loops)
     )
 
 
