@@ -33,7 +33,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from zerograd_guard.lint.extract.names import CONFIGURED_STEP, GRAD_SCALE, GRAD_WRITE
+from zerograd_guard.lint.extract.names import (
+    ACCUMULATION_NAME,
+    CONFIGURED_STEP,
+    GRAD_SCALE,
+    GRAD_WRITE,
+    matches,
+)
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
 from zerograd_guard.lint.flow.state import (
     CLEARED,
@@ -175,6 +181,9 @@ class _Frame:
     self_prefix: str | None
     tag: int
     self_class: str | None = None  # the class ``self`` is an instance of (dispatch)
+    # a parameter bound to a plain name of a frame up the calls -> that frame's tag: a
+    # test of the parameter is a test of that name (``_translated``)
+    outer: dict[str, int] = field(default_factory=dict)
 
     def map(self, name: str) -> str:
         if name in self.env:
@@ -357,6 +366,7 @@ class FlowEngine:
         else_in: set[State] = set()
         body_value = not statement.negated
         constant = _bound_constant(atom, frame)
+        tag, atom = _translated(atom, frame)
         if constant is not None:  # ``if flag:`` on a parameter the call bound to True/False
             if constant == body_value:
                 body_in = set(states)
@@ -369,21 +379,17 @@ class FlowEngine:
             states = set()
         for state in states:
             assumptions = state.assumptions
-            if (frame.tag, atom, body_value) in assumptions:
+            if (tag, atom, body_value) in assumptions:
                 body_in.add(state)
                 continue
-            if (frame.tag, atom, not body_value) in assumptions:
+            if (tag, atom, not body_value) in assumptions:
                 else_in.add(state)
                 continue
             body_in.add(
-                State(state.default, state.entries, assumptions | {(frame.tag, atom, body_value)})
+                State(state.default, state.entries, assumptions | {(tag, atom, body_value)})
             )
             else_in.add(
-                State(
-                    state.default,
-                    state.entries,
-                    assumptions | {(frame.tag, atom, not body_value)},
-                )
+                State(state.default, state.entries, assumptions | {(tag, atom, not body_value)})
             )
         clears_body = self.contains(statement.body, EventKind.CLEAR)
         if clears_body != self.contains(statement.orelse, EventKind.CLEAR):
@@ -1126,6 +1132,7 @@ class FlowEngine:
         for param in params:
             env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
         _bind_arguments(env, params, event.args, event.kwargs, frame)
+        outer = _outer_names(params, event.args, event.kwargs, frame)
         factory = event.factory
         if factory is not None:  # the made function's free names: the factory's parameters
             outer = {param: f"{factory.qualname}:{param}" for param in factory.params}
@@ -1137,6 +1144,7 @@ class FlowEngine:
             env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
+        inner.outer = outer
         return inner
 
     def _mapped_keys(
@@ -1415,6 +1423,41 @@ def _own(event: Event) -> tuple[object, frozenset[str]]:
     if function is None:
         return (None, frozenset())
     return (id(function), frozenset(function.params) - function.shared_names)
+
+
+def _outer_names(
+    params: Sequence[str],
+    args: tuple[str | None, ...],
+    kwargs: tuple[tuple[str, str | None], ...],
+    frame: _Frame,
+) -> dict[str, int]:
+    """The parameters bound to a plain name (``need_update=need_update``) -> the tag of
+    the frame that name belongs to (the caller's, or further up when the caller's own
+    parameter was bound there)."""
+    found: dict[str, int] = {}
+    pairs = [*zip(params, args, strict=False), *((n, a) for n, a in kwargs if n in params)]
+    for param, arg in pairs:
+        if arg is None or not arg.isidentifier():
+            continue
+        if arg not in frame.env:
+            found[param] = frame.tag
+        elif arg in frame.outer:
+            found[param] = frame.outer[arg]
+    return found
+
+
+def _translated(atom: Atom | None, frame: _Frame) -> tuple[int, Atom | None]:
+    """The assumption's tag and atom for ``if flag:`` in ``frame``: a parameter bound to
+    a plain name up the calls is that name (timm's ``NativeScaler.__call__`` steps under
+    ``if need_update:``, its caller skips the clear under ``if not need_update:
+    continue``: one condition, not two), else ``frame``'s own."""
+    if atom is None or type(atom.key) is not str or atom.key not in frame.outer:
+        return frame.tag, atom
+    if atom.counter is not None or atom.names != frozenset({atom.key}):
+        return frame.tag, atom
+    name = frame.env[atom.key]
+    accumulation = matches(ACCUMULATION_NAME, name)
+    return frame.outer[atom.key], Atom(key=name, names=frozenset({name}), accumulation=accumulation)
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
