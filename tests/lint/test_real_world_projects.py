@@ -62,6 +62,28 @@ MUTANTS = {
     ): {
         ("mmagic/models/base_models/base_gan.py", "optimizer_wrapper.backward(loss)", "ZG101"),
     },
+    # main.py hands the scaler it builds (utils.NativeScalerWithGradNormCount: backward
+    # and step in its __call__) to engine.train_one_epoch, whose AMP branch only calls it
+    (
+        "convnext",
+        "engine.py",
+        "            if (data_iter_step + 1) % update_freq == 0:\n"
+        "                optimizer.zero_grad()\n",
+        "            if (data_iter_step + 1) % update_freq == 0:\n",
+    ): {
+        ("engine.py", "grad_norm = loss_scaler(loss, optimizer", "ZG101"),
+    },
+    # train_one_epoch's loop clears after ``if not need_update: continue``; the scaler
+    # (timm.utils.NativeScaler, passed by main) steps under its ``need_update``
+    (
+        "timm_train",
+        "train.py",
+        "        num_updates += 1\n        optimizer.zero_grad()\n",
+        "        num_updates += 1\n",
+    ): {
+        ("train.py", "                loss_scaler(", "ZG101"),
+        ("train.py", "                _loss.backward(create_graph=second_order)", "ZG101"),
+    },
     # every agent inherits the helper from another module and calls it from a learning
     # method its episode loop calls; without the helper's clear, each such call is found
     (

@@ -197,9 +197,22 @@ class Resolver:
             if annotation is not None:
                 return self._annotated(annotation, key)
             if key in scope.params:
-                return None
+                return self._passed_by_callers(key, scope)
             scope = scope.parent
         return None
+
+    def _passed_by_callers(self, key: str, function: FunctionModel) -> Holds | None:
+        """Parameter ``key`` of a top-level function, unannotated: an instance of the
+        class its callers pass (project mode, ``project.call_sites``), else unknown."""
+        external = self.model.external
+        if external is None or function.class_name is not None:
+            return None
+        if function.parent is None or function.parent.parent is not None:
+            return None
+        named = external.parameter_class(function.name, key)
+        if named is None or self.model.class_info(named) is None:
+            return None
+        return Holds(INSTANCE, key, class_name=named)
 
     def _element(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
         """``opts[1]`` where ``opts`` is assigned one list or tuple literal of names
@@ -760,7 +773,10 @@ class Resolver:
         if method == "optimizer_step" and event.args and event.args[0] is not None:
             target = self._optimizer(event.args[0], function)
             return [self._as(event, EventKind.STEP, (target,))] if target else []
-        return self._opaque(event, method, function)
+        module_function = held.kind is None and not self._shadowed(receiver, function)
+        return self._opaque(
+            event, method, function, f"{receiver}.{method}" if module_function else None
+        )
 
     def _class_name(self, function: FunctionModel) -> str | None:
         cls = self._class_of(function)
@@ -800,7 +816,7 @@ class Resolver:
         if method is not None:  # ``scaler(loss, optimizer)``: a method on ``scaler``
             event.callee, event.receiver, event.method = method, name, method.name
             return [event]
-        return self._opaque(event, event.callee_name or "", function)
+        return self._opaque(event, name, function, name)
 
     def _instance_call(self, name: str, function: FunctionModel) -> FunctionModel | None:
         """What calling ``name`` runs when it holds an instance of a class this file (or,
@@ -834,8 +850,20 @@ class Resolver:
             return None
         return external.function(name)
 
-    def _opaque(self, event: Event, name: str, function: FunctionModel) -> list[Event]:
-        """An unknown call: harmless unless it may clear (by name) or is handed optimizers."""
+    def _inert_external(self, name: str) -> FunctionModel | None:
+        """Project mode: ``name``, a linted function that cannot touch gradients in what
+        the analysis follows, read after all (it is handed an optimizer)."""
+        external = self.model.external
+        if external is None or name.split(".", 1)[0] not in self.model.imports:
+            return None
+        return external.inert_function(name)
+
+    def _opaque(
+        self, event: Event, name: str, function: FunctionModel, written: str | None = None
+    ) -> list[Event]:
+        """An unknown call: harmless unless it may clear (by name) or is handed optimizers.
+        ``written``: the callee as written, when it may name another module's function
+        (``utils.adjust_learning_rate``)."""
         if matches(CLEARISH_CALL, name):
             return [self._as(event, EventKind.HAVOC, (ALL,))]
         if (
@@ -849,6 +877,10 @@ class Resolver:
         handed = [k for k in (*event.args, *(v for _, v in event.kwargs)) if k is not None]
         optimizers = tuple(o for k in handed if (o := self._optimizer(k, function)) is not None)
         if optimizers:
+            read = self._inert_external(written) if written else None
+            if read is not None:  # another module's function, read: analysed in place
+                event.kind, event.callee, event.receiver = EventKind.CALL, read, None
+                return [event]
             return [self._as(event, EventKind.HAVOC, optimizers)]
         receiver = self.holds(event.receiver, function) if event.receiver else None
         if type(event.node) is cst.Call and (

@@ -906,8 +906,30 @@ class _Walker:
             or (
                 self.project
                 and receiver_key is not None
-                and self._holds_imported_instance(receiver_key)
+                and (
+                    self._holds_imported_instance(receiver_key)
+                    or self._receives_linted_instance(receiver_key)
+                )
             )
+        )
+
+    def _receives_linted_instance(self, receiver_key: str) -> bool:
+        """Whether ``receiver`` is a parameter of the function that holds an instance
+        of another linted module's class: annotated with one (``agent: Agent``) or, a
+        top-level function's, passed one by every caller (``project.call_sites``):
+        ``agent.update(batch)`` may run that class's backward and step."""
+        function = self.function
+        if self.external is None or receiver_key not in function.params:
+            return False
+        annotation = function.param_annotations.get(receiver_key)
+        if annotation is not None:
+            named = key_of(annotation)
+            return named is not None and self.external.class_info(named) is not None
+        top_level = function.parent is not None and function.parent.parent is None
+        return (
+            top_level
+            and function.class_name is None
+            and self.external.parameter_class(function.name, receiver_key) is not None
         )
 
     def _holds_imported_instance(self, receiver_key: str) -> bool:

@@ -30,6 +30,10 @@ class ExternalLookup(Protocol):
 
     def class_info(self, local: str) -> ClassInfo | None: ...
 
+    def parameter_class(self, function: str, param: str) -> str | None: ...
+
+    def inert_function(self, local: str) -> FunctionModel | None: ...
+
 
 @dataclass(eq=False)
 class FunctionModel:

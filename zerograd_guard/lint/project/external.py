@@ -144,8 +144,11 @@ class ProjectLookup:
         self.importer = entry.path
         self._functions: dict[str, FunctionModel | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
+        self._inert: dict[str, FunctionModel | None] = {}
 
-    def _target(self, local: str) -> tuple[LoadedModule, tuple[str, ...]] | None:
+    def _target(
+        self, local: str, inert_too: bool = False
+    ) -> tuple[LoadedModule, tuple[str, ...]] | None:
         project = self.loader.project
         head = local.partition(".")[0]
         if self.depth and head in self.entry.definitions:
@@ -158,7 +161,16 @@ class ProjectLookup:
             if found is None or not found.attribute:
                 return None
             target, own = found, False
-        if not project.reaches(
+        return self._loaded_target(target, own, inert_too)
+
+    def _loaded_target(
+        self, target: Target, own: bool, inert_too: bool = False
+    ) -> tuple[LoadedModule, tuple[str, ...]] | None:
+        project = self.loader.project
+        if inert_too:
+            if self.depth >= MAX_DEPTH or not project.loadable(target.entry, target.attribute[0]):
+                return None
+        elif not project.reaches(
             target.entry, target.attribute[0], "touches", within=MAX_DEPTH - self.depth - 1
         ):
             return None  # cannot touch gradients: the call stays as harmless as today
@@ -188,6 +200,42 @@ class ProjectLookup:
                 cls = flattened(found[0], found[1][0])
             self._classes[local] = cls
         return self._classes[local]
+
+    def parameter_class(self, function: str, param: str) -> str | None:
+        """The class (as a name ``class_info`` answers) whose instance every call of the
+        analysed file's top-level ``function`` passes to ``param``
+        (``project.call_sites``); None: unknown. Only the analysed file asks: a loaded
+        function's parameters are bound to its caller's names."""
+        if self.depth:
+            return None
+        from zerograd_guard.lint.project.call_sites import for_project
+
+        target = for_project(self.loader.project).parameter_class(self.entry, function, param)
+        if target is None:
+            return None
+        if target.entry is self.entry:
+            return target.attribute[0]  # a class of the file itself: its own model has it
+        # a name no source text can hold, so it never meets one written in the file
+        name = f"{target.attribute[0]} <{target.entry.path}>"
+        if name not in self._classes:
+            found = self._loaded_target(target, own=False)
+            self._classes[name] = None if found is None else flattened(found[0], found[1][0])
+        return name if self._classes[name] is not None else None
+
+    def inert_function(self, local: str) -> FunctionModel | None:
+        """``local`` as ``function`` answers, also when it cannot touch gradients in what
+        the analysis follows: asked for a call handed an optimizer, which is unknown
+        (and so may clear) unless its body is read (``adjust_learning_rate(optimizer,
+        epoch, args)`` in another module only sets learning rates). The body is analysed
+        like any other callee's: its own unknown calls handed the optimizer still may
+        clear."""
+        if local not in self._inert:
+            found = self._target(local, inert_too=True)
+            function = None
+            if found is not None and len(found[1]) == 1:
+                function = found[0].model.body.nested.get(found[1][0])
+            self._inert[local] = function
+        return self._inert[local]
 
     def _function(self, local: str) -> FunctionModel | None:
         found = self._target(local)

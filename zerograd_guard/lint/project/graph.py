@@ -128,6 +128,7 @@ class Project:
         self._marks: dict[tuple[str, str], Marks | None] = {}
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
+        self._passes: dict[str, bool] = {}
 
     # -- resolution ---------------------------------------------------------------------
 
@@ -304,6 +305,10 @@ class Project:
         """Whether ``entry``'s text may hold the marker at all (the cheap pass's flags)."""
         return entry.backward if flag == "backward" else entry.marked
 
+    def loadable(self, entry: ModuleEntry, name: str) -> bool:
+        """Whether definition ``name`` of ``entry`` is short enough to load."""
+        return self._loadable(entry, name)
+
     @staticmethod
     def _loadable(entry: ModuleEntry, name: str) -> bool:
         """A definition too long to load is never loaded where it is called: it leads
@@ -359,6 +364,10 @@ class Project:
             text = self._text(entry)
             self._links[key] = None if text is None else definition_links(text, entry, name)
         return self._links[key]
+
+    def text_of(self, entry: ModuleEntry) -> str | None:
+        """The text ``entry`` was indexed from (None: edited since)."""
+        return self._text(entry)
 
     def _text(self, entry: ModuleEntry) -> str | None:
         """The text ``entry`` was indexed from (the last few read are kept)."""
@@ -613,14 +622,59 @@ class Project:
         candidate = (
             not entry.backward
             and entry.has_loop
-            and self.calls_elsewhere(entry, "backward")
-            and (entry.steps or self.calls_elsewhere(entry, "steps"))
+            and (
+                (
+                    self.calls_elsewhere(entry, "backward")
+                    and (entry.steps or self.calls_elsewhere(entry, "steps"))
+                )
+                or any(self.passes_backward_class(c) for c in self._callers(entry))
+            )
         )
         # a file whose text has no backward and that is no candidate is never analysed,
         # so it reads no cache entry: it needs no key (nor does any file of a run
         # without a cache)
-        key = self._closure_key(entry) if self.keyed and (entry.backward or candidate) else ""
+        key = ""
+        if self.keyed and (entry.backward or candidate):
+            key = self._closure_key(entry)
+            callers = sorted({c.path for c in self._callers(entry)} - {entry.path})
+            if callers:  # what they pass may type a parameter (``call_sites``)
+                digest = hashlib.sha256(key.encode())
+                for caller in callers:
+                    digest.update(self._closure_key(self.entries[caller]).encode())
+                key = digest.hexdigest()
         return ProjectContext(path=entry.path, key=key, candidate=candidate)
+
+    def _callers(self, entry: ModuleEntry) -> list[ModuleEntry]:
+        """The files that may call a top-level function of ``entry`` and so may say what
+        its parameters hold (``call_sites``); none when one has too many to read."""
+        from zerograd_guard.lint.project.call_sites import for_project
+
+        sites = for_project(self)
+        found: list[ModuleEntry] = []
+        for name, definition in entry.definitions.items():
+            if definition.is_class:
+                continue
+            callers = sites.callers(entry, name)
+            found.extend(caller.entry for caller in callers or ())
+        return found
+
+    def passes_backward_class(self, caller: ModuleEntry) -> bool:
+        """Whether ``caller`` defines or imports a linted class (a capitalised name, by
+        convention) with a method whose own text has a backward: an instance it passes
+        to a function may run one there (a candidate's cheap test; the analysis asks
+        ``call_sites`` exactly)."""
+        known = self._passes.get(caller.path)
+        if known is None:
+            known = any(self._backward_methods(caller, name) for name in caller.classes) or any(
+                (target := self.resolve_local(caller, local)) is not None
+                and len(target.attribute) == 1
+                and self.is_class((target.entry.path, target.attribute[0]))
+                and bool(self._backward_methods(target.entry, target.attribute[0]))
+                for local in caller.imports
+                if local[:1].isupper()
+            )
+            self._passes[caller.path] = known
+        return known
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),

@@ -1,0 +1,193 @@
+"""A parameter's class read from what every caller passes (``project.call_sites``).
+
+MAE's, ConvNeXt's and BEiT's layout: ``main.py`` builds ``loss_scaler = NativeScaler()``
+(a class of ``util/misc.py`` whose ``__call__`` runs the backward and the step) and hands
+it to ``engine.train_one_epoch``, whose loop only calls ``loss_scaler(loss, optimizer)``.
+"""
+
+from __future__ import annotations
+
+from project_helpers import codes, tree
+
+SCALER = """\
+    import torch
+
+
+    class NativeScalerWithGradNormCount:
+        def __init__(self):
+            self._scaler = torch.cuda.amp.GradScaler()
+
+        def __call__(self, loss, optimizer, parameters=None, update_grad=True):
+            self._scaler.scale(loss).backward()
+            if update_grad:
+                self._scaler.unscale_(optimizer)
+                self._scaler.step(optimizer)
+                self._scaler.update()
+    """
+ENGINE = """\
+    def train_one_epoch(model, data_loader, optimizer, loss_scaler, accum_iter=1):
+        optimizer.zero_grad()
+        for step, (samples, targets) in enumerate(data_loader):
+            loss = model(samples, targets) / accum_iter
+            loss_scaler(loss, optimizer, parameters=model.parameters(),
+                        update_grad=(step + 1) % accum_iter == 0)
+            if (step + 1) % accum_iter == 0:
+                optimizer.zero_grad()
+    """
+BUGGY_ENGINE = ENGINE.replace(
+    "            if (step + 1) % accum_iter == 0:\n                optimizer.zero_grad()\n", ""
+)
+MAIN = """\
+    import torch
+
+    from engine import train_one_epoch
+    from util.misc import NativeScalerWithGradNormCount as NativeScaler
+
+
+    def main(args, model, loader):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+        loss_scaler = NativeScaler()
+        for epoch in range(args.epochs):
+            train_one_epoch(model, loader, optimizer, loss_scaler, accum_iter=args.accum)
+    """
+
+
+def _files(engine: str = BUGGY_ENGINE, main: str = MAIN) -> dict[str, str]:
+    return {"util/__init__.py": "", "util/misc.py": SCALER, "engine.py": engine, "main.py": main}
+
+
+def test_the_scaler_every_caller_passes_runs_the_step_without_a_clear(findings):
+    found = findings(files=_files())
+    assert codes(found) == [("engine.py", 5, "ZG101")]
+    assert "util/misc.py:9 (in `NativeScalerWithGradNormCount.__call__`" in found[0][3]
+
+
+def test_the_loop_that_clears_after_the_scaler_steps_is_correct(findings):
+    assert findings(files=_files(engine=ENGINE)) == []
+
+
+def test_a_caller_passing_it_by_keyword_or_built_in_place(findings):
+    by_keyword = MAIN.replace(
+        "optimizer, loss_scaler, accum_iter", "optimizer, loss_scaler=loss_scaler, accum_iter"
+    )
+    assert codes(findings(files=_files(main=by_keyword))) == [("engine.py", 5, "ZG101")]
+    in_place = MAIN.replace(
+        "optimizer, loss_scaler, accum_iter", "optimizer, NativeScaler(), accum_iter"
+    )
+    assert codes(findings(files=_files(main=in_place))) == [("engine.py", 5, "ZG101")]
+
+
+def test_through_the_module_and_from_its_own_module(findings):
+    through_module = MAIN.replace("from engine import train_one_epoch", "import engine").replace(
+        "            train_one_epoch(", "            engine.train_one_epoch("
+    )
+    assert codes(findings(files=_files(main=through_module))) == [("engine.py", 5, "ZG101")]
+
+
+def test_the_scaler_built_in_the_callers_own_module(findings, tmp_path):
+    main = (
+        SCALER
+        + """
+    from engine import train_one_epoch
+
+
+    def main(args, model, loader, optimizer):
+        loss_scaler = NativeScalerWithGradNormCount()
+        for epoch in range(args.epochs):
+            train_one_epoch(model, loader, optimizer, loss_scaler)
+    """
+    )
+    tree(tmp_path, {"engine.py": BUGGY_ENGINE, "main.py": main})
+    assert codes(findings()) == [("engine.py", 5, "ZG101")]
+
+
+def test_none_where_the_function_never_calls_it(findings):
+    # timm's train.py: ``loss_scaler = None``, then the class under ``if``; a caller
+    # passing ``None`` runs none of the function's calls on it
+    maybe = MAIN.replace(
+        "        loss_scaler = NativeScaler()\n",
+        "        loss_scaler = None\n"
+        "        if args.amp:\n"
+        "            loss_scaler = NativeScaler()\n",
+    )
+    assert codes(findings(files=_files(main=maybe))) == [("engine.py", 5, "ZG101")]
+    plain = (
+        MAIN
+        + """
+    def finetune(model, loader, optimizer):
+        train_one_epoch(model, loader, optimizer, None)
+    """
+    )
+    assert codes(findings(files=_files(main=plain))) == [("engine.py", 5, "ZG101")]
+
+
+# What stays unknown, and so silent: each differs from the flagged project in one place.
+UNKNOWN_CALLERS = {
+    "a caller passing another class": MAIN
+    + """
+    class OtherScaler:
+        def __call__(self, loss, optimizer):
+            pass
+
+
+    def finetune(model, loader, optimizer):
+        train_one_epoch(model, loader, optimizer, OtherScaler())
+    """,
+    "a caller leaving it to its default": MAIN
+    + """
+    def finetune(model, loader, optimizer):
+        train_one_epoch(model, loader, optimizer, accum_iter=2)
+    """.replace("optimizer, accum_iter", "optimizer, accum_iter"),
+    "a caller passing *args": MAIN
+    + """
+    def finetune(args):
+        train_one_epoch(*args)
+    """,
+    "a caller passing **kwargs": MAIN.replace(
+        "train_one_epoch(model, loader, optimizer, loss_scaler, accum_iter=args.accum)",
+        "train_one_epoch(model, loader, optimizer, **{'loss_scaler': loss_scaler})",
+    ),
+    "the function handed on as a value": MAIN
+    + """
+    HOOKS = {"train": train_one_epoch}
+    """,
+    "a name bound twice": MAIN.replace(
+        "        loss_scaler = NativeScaler()\n",
+        "        loss_scaler = NativeScaler()\n"
+        "        if args.plain:\n"
+        "            loss_scaler = make()\n",
+    ),
+    "a name the caller receives": MAIN.replace(
+        "def main(args, model, loader):", "def main(args, model, loader, loss_scaler):"
+    ).replace("        loss_scaler = NativeScaler()\n", ""),
+    "only ever None": MAIN.replace("loss_scaler = NativeScaler()", "loss_scaler = None"),
+    "None or a call of something else": MAIN.replace(
+        "        loss_scaler = NativeScaler()\n",
+        "        loss_scaler = None\n        if args.amp:\n            loss_scaler = make()\n",
+    ),
+    "a name bound by a loop": MAIN.replace(
+        "        loss_scaler = NativeScaler()\n",
+        "        for loss_scaler in (NativeScaler(),):\n            pass\n",
+    ),
+}
+
+
+def test_whatever_the_callers_do_not_all_say_stays_unknown(findings, tmp_path):
+    for why, main in UNKNOWN_CALLERS.items():
+        tree(tmp_path, _files(main=main))
+        assert findings() == [], why
+
+
+def test_editing_the_caller_re_judges_the_callee(findings, tmp_path):
+    cache = f"--cache-dir={tmp_path / 'cache'}"
+    unknown = UNKNOWN_CALLERS["a name the caller receives"]
+    assert findings(cache, files=_files(main=unknown)) == []
+    tree(tmp_path, {"main.py": MAIN})  # engine.py and util/misc.py unchanged
+    assert codes(findings(cache)) == [("engine.py", 5, "ZG101")]
+    tree(tmp_path, {"main.py": unknown})
+    assert findings(cache) == []
+
+
+def test_parallel_output_is_serial_output(findings):
+    serial = findings(files=_files())
+    assert findings("-j", "2") == serial != []

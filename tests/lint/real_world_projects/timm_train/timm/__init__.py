@@ -1,0 +1,1 @@
+# SOURCE: huggingface/pytorch-image-models@aa4b5850c1543fa488abf260f18390eda46cf85d timm/__init__.py (Apache-2.0; its imports trimmed: the package's models, layers and data are not part of the excerpt)

@@ -1,0 +1,323 @@
+"""What a function's callers pass: the class of a parameter, read from its call sites.
+
+``def train_one_epoch(model, loader, optimizer, loss_scaler)`` says nothing of what
+``loss_scaler`` is, so its ``loss_scaler(loss, optimizer)`` in the loop is unknown and
+the loop is never judged. Its callers often say: ``loss_scaler = NativeScaler()`` and
+``train_one_epoch(model, loader, optimizer, loss_scaler)`` in another module (MAE's,
+ConvNeXt's and BEiT's layout). When every call of the function in the linted set passes
+that parameter an instance of one linted class, the parameter holds one: the analysis
+then follows its methods as if the parameter were annotated with the class.
+
+Precision first, so anything less than that is unknown: a caller that hands the
+function on as a value (a callback, a table), a call that leaves the parameter to its
+default or passes ``*args`` / ``**kwargs`` before it, an argument whose name is bound
+other than by one constructor call (a parameter of the caller, a loop target, two
+different classes), or callers that disagree. Callers are found through the project's
+imports (``from engine import train_one_epoch``, ``import engine`` and
+``engine.train_one_epoch(...)``) and in the function's own module; they are read with
+``ast`` (the C parser), only when a parameter's class is asked for.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from zerograd_guard.lint.project.graph import Project, Target
+from zerograd_guard.lint.project.index import ModuleEntry
+
+MAX_CALLER_FILES = 16  # more callers than this: the parameter stays unknown
+MAX_CALLS = 32
+KEPT_TREES = 32
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """A linted file that may call the function, and how it writes the call's name
+    (``train_one_epoch``, or ``engine.train_one_epoch`` through a module import)."""
+
+    entry: ModuleEntry
+    written: str
+
+
+class CallSites:
+    """One project's answers (built once per process and project: ``for_project``)."""
+
+    def __init__(self, project: Project) -> None:
+        self.project = project
+        # the last part of an imported dotted name -> (importer, the name bound there)
+        self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
+        self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
+        self._answers: dict[tuple[str, str, str], Target | None] = {}
+
+    # -- callers ----------------------------------------------------------------------
+
+    def _imports_by_last(self) -> dict[str, list[tuple[ModuleEntry, str]]]:
+        if self._by_last is None:
+            self._by_last = {}
+            for entry in self.project.entries.values():
+                for local, origin in entry.imports.items():
+                    last = origin.rpartition(".")[2]
+                    self._by_last.setdefault(last, []).append((entry, local))
+        return self._by_last
+
+    def callers(self, entry: ModuleEntry, function: str) -> list[Caller] | None:
+        """The files that may call top-level function ``function`` of ``entry`` (its own
+        module first); None: too many to read."""
+        found = [Caller(entry, function)]
+        by_last = self._imports_by_last()
+        module_last = (entry.name or "").rpartition(".")[2]
+        for importer, local in by_last.get(function, ()):
+            target = self.project.resolve_local(importer, local)
+            if target is not None and target.entry is entry and target.attribute == (function,):
+                found.append(Caller(importer, local))
+        for importer, local in by_last.get(module_last, ()) if module_last else ():
+            target = self.project.resolve_local(importer, local)
+            if target is not None and target.entry is entry and not target.attribute:
+                found.append(Caller(importer, f"{local}.{function}"))
+        return found if len(found) <= MAX_CALLER_FILES + 1 else None
+
+    # -- the question -----------------------------------------------------------------
+
+    def parameter_class(self, entry: ModuleEntry, function: str, param: str) -> Target | None:
+        """The linted class every call of ``function`` (top-level in ``entry``) passes
+        to its parameter ``param`` an instance of; None: unknown."""
+        key = (entry.path, function, param)
+        if key not in self._answers:
+            self._answers[key] = self._parameter_class(entry, function, param)
+        return self._answers[key]
+
+    def _parameter_class(self, entry: ModuleEntry, function: str, param: str) -> Target | None:
+        callers = self.callers(entry, function)
+        # only a class with a backward can change a finding: callers with none in reach
+        # are not read (most functions' parameters are asked about)
+        if callers is None or not any(
+            self.project.passes_backward_class(caller.entry) for caller in callers
+        ):
+            return None
+        own = self._tree(entry)
+        definition = _top_level_function(own, function) if own is not None else None
+        if definition is None:
+            return None
+        slot = _slot(definition.args, param)
+        if slot is None:
+            return None
+        agreed: Target | None = None
+        count = 0
+        for caller in callers:
+            tree = self._tree(caller.entry)
+            if tree is None:
+                return None
+            sites = _call_sites(tree, caller.written)
+            if sites is None:
+                return None  # handed on as a value: its other callers are not known
+            for scope, call in sites:
+                count += 1
+                if count > MAX_CALLS:
+                    return None
+                argument = _argument(call, slot)
+                made = _constructed(argument, scope, tree) if argument is not None else None
+                if made == _NONE:
+                    continue  # ``None``: the function's calls on it never run then
+                target = self._class_target(caller.entry, made) if made is not None else None
+                if target is None or (agreed is not None and target != agreed):
+                    return None
+                agreed = target
+        return agreed
+
+    def _class_target(self, caller: ModuleEntry, dotted: str) -> Target | None:
+        if dotted in caller.definitions:
+            found: Target | None = Target(caller, (dotted,))
+        else:
+            found = self.project.resolve_local(caller, dotted)
+        if found is None or len(found.attribute) != 1:
+            return None
+        if not self.project.is_class((found.entry.path, found.attribute[0])):
+            return None
+        return found
+
+    def _tree(self, entry: ModuleEntry) -> ast.Module | None:
+        if entry.path in self._trees:
+            self._trees.move_to_end(entry.path)
+            return self._trees[entry.path]
+        text = self.project.text_of(entry)
+        tree = None
+        if text is not None:
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                tree = None
+        self._trees[entry.path] = tree
+        if len(self._trees) > KEPT_TREES:
+            self._trees.popitem(last=False)
+        return tree
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """Where a call passes a parameter: by position (None: keyword-only) or keyword."""
+
+    name: str
+    position: int | None
+
+
+def _top_level_function(tree: ast.Module, name: str) -> ast.FunctionDef | None:
+    found = [
+        node
+        for node in tree.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
+    ]
+    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+
+
+def _slot(args: ast.arguments, param: str) -> _Slot | None:
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if param in positional:
+        keyword_ok = param not in {a.arg for a in args.posonlyargs}
+        return _Slot(param if keyword_ok else "", positional.index(param))
+    if param in {a.arg for a in args.kwonlyargs}:
+        return _Slot(param, None)
+    return None
+
+
+def _written(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of names, else None."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def _call_sites(tree: ast.Module, written: str) -> list[tuple[ast.AST, ast.Call]] | None:
+    """Every call of ``written`` in ``tree`` with the scope it is in; None when the name
+    is also used other than called (handed on, stored, decorated)."""
+    sites: list[tuple[ast.AST, ast.Call]] = []
+    callees: set[int] = set()
+    uses: list[ast.expr] = []
+    pending: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
+    while pending:
+        node, scope = pending.pop()
+        if isinstance(node, ast.Call) and _written(node.func) == written:
+            sites.append((scope, node))
+            callees.add(id(node.func))
+        elif isinstance(node, (ast.Name, ast.Attribute)) and _written(node) == written:
+            uses.append(node)
+        inner = node if isinstance(node, _SCOPES) else scope
+        for child in ast.iter_child_nodes(node):
+            pending.append((child, inner))
+    if any(id(use) not in callees for use in uses):
+        return None
+    return sites
+
+
+def _argument(call: ast.Call, slot: _Slot) -> ast.expr | None:
+    for keyword in call.keywords:
+        if slot.name and keyword.arg == slot.name:
+            return keyword.value
+    if slot.position is not None:
+        for index, value in enumerate(call.args):
+            if isinstance(value, ast.Starred):
+                return None
+            if index == slot.position:
+                return value
+    return None  # left to its default, or passed through ``**kwargs``
+
+
+_NONE = "None"  # what ``_constructed`` says of ``None``
+
+
+def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module) -> str | None:
+    """The dotted class name ``argument`` was built from: ``C(...)`` itself, or a name
+    bound in its scope (else at module level) only by assignments of ``C(...)`` and of
+    ``None`` (``loss_scaler = None``, then ``loss_scaler = NativeScaler()`` under an
+    ``if``, timm's ``train.py``); ``_NONE`` when it is only ever ``None``."""
+    if isinstance(argument, ast.Call):
+        return _written(argument.func)
+    if isinstance(argument, ast.Constant) and argument.value is None:
+        return _NONE
+    if not isinstance(argument, ast.Name):
+        return None
+    name = argument.id
+    for holder in (scope, tree) if scope is not tree else (tree,):
+        values = _bindings(holder, name)
+        if values is None:
+            return None
+        if not values:
+            if isinstance(holder, ast.ClassDef):
+                return None
+            continue  # not bound here: the module's binding, if any
+        made = {
+            _written(v.func) if isinstance(v, ast.Call) else _none_or_unknown(v) for v in values
+        }
+        if len(made) > 1:
+            made.discard(_NONE)
+        if len(made) != 1:
+            return None
+        return made.pop()
+    return None
+
+
+def _none_or_unknown(value: ast.expr) -> str | None:
+    return _NONE if isinstance(value, ast.Constant) and value.value is None else None
+
+
+def _bindings(scope: ast.AST, name: str) -> list[ast.expr] | None:
+    """The values ``scope``'s own statements assign to ``name`` (nested scopes apart);
+    None when it is bound any other way (a parameter, a loop, ``with``, an import,
+    ``global``)."""
+    values: list[ast.expr] = []
+    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        args = scope.args
+        every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+        if any(a is not None and a.arg == name for a in every):
+            return None
+    pending: list[ast.AST] = list(ast.iter_child_nodes(scope))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Assign) and all(type(t) is ast.Name for t in node.targets):
+            if any(t.id == name for t in node.targets):  # type: ignore[attr-defined]
+                values.append(node.value)
+            pending.append(node.value)
+            continue
+        if isinstance(node, ast.AnnAssign) and type(node.target) is ast.Name:
+            if node.target.id == name and node.value is not None:
+                values.append(node.value)
+            if node.value is not None:
+                pending.append(node.value)
+            continue
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if any((a.asname or a.name.partition(".")[0]) == name for a in node.names):
+                return None
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node.name == name:
+                return None
+            pending.extend(node.decorator_list)
+            continue  # its body is its own scope
+        elif isinstance(node, ast.Lambda):
+            continue
+        elif isinstance(node, ast.Name) and node.id == name and type(node.ctx) is not ast.Load:
+            return None  # a loop target, ``with ... as``, unpacking, ``+=``, ``del``
+        elif isinstance(node, ast.ExceptHandler) and node.name == name:
+            return None
+        pending.extend(ast.iter_child_nodes(node))
+    return values
+
+
+_sites: CallSites | None = None
+
+
+def for_project(project: Project) -> CallSites:
+    """The answers for ``project`` (a new project starts new ones)."""
+    global _sites
+    if _sites is None or _sites.project is not project:
+        _sites = CallSites(project)
+    return _sites
