@@ -121,6 +121,56 @@ def test_none_where_the_function_never_calls_it(findings):
     assert codes(findings(files=_files(main=plain))) == [("engine.py", 5, "ZG101")]
 
 
+AGENT = """\
+    import torch
+
+
+    class Agent:
+        def __init__(self, net):
+            self.net = net
+            self.optimizer = torch.optim.Adam(net.parameters())
+
+        def update(self, batch):
+            loss = self.net(batch).mean()
+            loss.backward()
+            self.optimizer.step()
+    """
+RUNNER = """\
+    def run(agent, env, episodes):
+        for episode in range(episodes):
+            agent.update(env.sample())
+    """
+AGENT_MAIN = """\
+    from agent import Agent
+    from runner import run
+
+
+    def main(net, env):
+        run(Agent(net), env, 10)
+    """
+
+
+def test_a_method_of_the_instance_every_caller_passes(findings):
+    found = findings(files={"agent.py": AGENT, "runner.py": RUNNER, "main.py": AGENT_MAIN})
+    assert codes(found) == [("runner.py", 3, "ZG101")]
+    assert "(in `Agent.update`, called at line 3)" in found[0][3]
+
+
+def test_a_method_of_an_instance_whose_class_is_annotated(findings):
+    runner = "    from agent import Agent\n\n\n" + RUNNER.replace("agent, env", "agent: Agent, env")
+    main = AGENT_MAIN.replace("run(Agent(net), env, 10)", "run(make_agent(net), env, 10)")
+    found = findings(files={"agent.py": AGENT, "runner.py": runner, "main.py": main})
+    assert codes(found) == [("runner.py", 6, "ZG101")]
+
+
+def test_a_class_whose_only_backward_is_its_backward_method_adds_nothing(findings):
+    # a tensor, an Accelerator, an engine: ``x.backward(loss)`` is known by its name
+    engine = AGENT.replace("def update(self, batch):", "def backward(self, batch):")
+    runner = RUNNER.replace("agent.update(", "agent.backward(")
+    main = AGENT_MAIN
+    assert findings(files={"agent.py": engine, "runner.py": runner, "main.py": main}) == []
+
+
 # What stays unknown, and so silent: each differs from the flagged project in one place.
 UNKNOWN_CALLERS = {
     "a caller passing another class": MAIN

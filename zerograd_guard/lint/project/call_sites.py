@@ -52,6 +52,7 @@ class CallSites:
         self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], Target | None] = {}
+        self._indexed: dict[str, tuple[ast.Module, _Uses]] = {}
 
     # -- callers ----------------------------------------------------------------------
 
@@ -95,7 +96,7 @@ class CallSites:
         # only a class with a backward can change a finding: callers with none in reach
         # are not read (most functions' parameters are asked about)
         if callers is None or not any(
-            self.project.passes_backward_class(caller.entry) for caller in callers
+            self.project.built_backward_methods(caller.entry) for caller in callers
         ):
             return None
         own = self._tree(entry)
@@ -111,7 +112,7 @@ class CallSites:
             tree = self._tree(caller.entry)
             if tree is None:
                 return None
-            sites = _call_sites(tree, caller.written)
+            sites = self._uses(caller.entry, tree).sites(caller.written)
             if sites is None:
                 return None  # handed on as a value: its other callers are not known
             for scope, call in sites:
@@ -126,7 +127,15 @@ class CallSites:
                 if target is None or (agreed is not None and target != agreed):
                     return None
                 agreed = target
+        if agreed is not None and not self._runs_backward(agreed):
+            return None
         return agreed
+
+    def _runs_backward(self, target: Target) -> bool:
+        """Whether the class has a method with a backward other than ``backward``
+        (``graph.Project.built_backward_methods``)."""
+        methods = self.project.class_backward_methods(target.entry, target.attribute[0])
+        return bool(methods - {"backward"})
 
     def _class_target(self, caller: ModuleEntry, dotted: str) -> Target | None:
         if dotted in caller.definitions:
@@ -138,6 +147,14 @@ class CallSites:
         if not self.project.is_class((found.entry.path, found.attribute[0])):
             return None
         return found
+
+    def _uses(self, entry: ModuleEntry, tree: ast.Module) -> _Uses:
+        known = self._indexed.get(entry.path)
+        if known is None or known[0] is not tree:
+            known = self._indexed[entry.path] = (tree, _Uses(tree))
+            if len(self._indexed) > KEPT_TREES:
+                self._indexed.pop(next(iter(self._indexed)))
+        return known[1]
 
     def _tree(self, entry: ModuleEntry) -> ast.Module | None:
         if entry.path in self._trees:
@@ -195,26 +212,41 @@ def _written(node: ast.expr) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _call_sites(tree: ast.Module, written: str) -> list[tuple[ast.AST, ast.Call]] | None:
-    """Every call of ``written`` in ``tree`` with the scope it is in; None when the name
-    is also used other than called (handed on, stored, decorated)."""
-    sites: list[tuple[ast.AST, ast.Call]] = []
-    callees: set[int] = set()
-    uses: list[ast.expr] = []
-    pending: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
-    while pending:
-        node, scope = pending.pop()
-        if isinstance(node, ast.Call) and _written(node.func) == written:
-            sites.append((scope, node))
-            callees.add(id(node.func))
-        elif isinstance(node, (ast.Name, ast.Attribute)) and _written(node) == written:
-            uses.append(node)
-        inner = node if isinstance(node, _SCOPES) else scope
-        for child in ast.iter_child_nodes(node):
-            pending.append((child, inner))
-    if any(id(use) not in callees for use in uses):
-        return None
-    return sites
+class _Uses:
+    """Where a module uses dotted names (``f``, ``engine.f``): its calls of each, with the
+    scope each is in, and the names it uses other than by calling them. One walk per
+    module; a chain of names is looked at once, from its outermost node."""
+
+    def __init__(self, tree: ast.Module) -> None:
+        self.calls: dict[str, list[tuple[ast.AST, ast.Call]]] = {}
+        self.other: set[str] = set()
+        pending: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
+        while pending:
+            node, scope = pending.pop()
+            kind = type(node)
+            if kind is ast.Name or kind is ast.Attribute:
+                written = _written(node)  # type: ignore[arg-type]
+                if written is not None:
+                    self.other.add(written)
+                    continue  # names all the way down: nothing else inside
+            inner = node if isinstance(node, _SCOPES) else scope
+            if kind is ast.Call:
+                written = _written(node.func)  # type: ignore[attr-defined]
+                if written is not None:
+                    self.calls.setdefault(written, []).append((scope, node))  # type: ignore[arg-type]
+                    children = [*node.args, *node.keywords]  # type: ignore[attr-defined]
+                    pending.extend((child, inner) for child in children)
+                    continue
+            pending.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+    def sites(self, written: str) -> list[tuple[ast.AST, ast.Call]] | None:
+        """Every call of ``written`` with its scope; None when the name is also used other
+        than called (handed on, stored, decorated, an attribute of it read)."""
+        if written in self.other or any(
+            other.startswith(written + ".") for other in self.other if other[:1] == written[:1]
+        ):
+            return None
+        return self.calls.get(written, [])
 
 
 def _argument(call: ast.Call, slot: _Slot) -> ast.expr | None:

@@ -8,6 +8,7 @@ cycle-safe; anything that does not resolve to exactly one linted file is unknown
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import re
@@ -58,6 +59,37 @@ class ProjectContext:
     path: str
     key: str
     candidate: bool
+
+
+def _builds(text: str, name: str) -> bool:
+    """Whether ``text`` calls ``name(`` (not ``x.name(``, ``other_name(`` nor ``class
+    name(``): a class built there. Found with ``str.find``, which scans at C speed."""
+    needle = name + "("
+    position = text.find(needle)
+    while position >= 0:
+        before = text[position - 1] if position else " "
+        if not (before.isalnum() or before in "._") and text[max(0, position - 6) : position] != (
+            "class "
+        ):
+            return True
+        position = text.find(needle, position + 1)
+    return False
+
+
+def _calls_a_parameter(definition: str) -> bool:
+    """Whether the text of a top-level function calls one of its parameters by name."""
+    try:
+        node = ast.parse(definition).body[0]
+    except (SyntaxError, ValueError, IndexError):
+        return False
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    args = node.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    return any(
+        isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in params
+        for call in ast.walk(node)
+    )
 
 
 # Methods a call of an instance runs (``scaler(loss, opt)``, ``model(x)``): no text names them.
@@ -128,7 +160,7 @@ class Project:
         self._marks: dict[tuple[str, str], Marks | None] = {}
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
-        self._passes: dict[str, bool] = {}
+        self._built: dict[str, frozenset[str]] = {}
 
     # -- resolution ---------------------------------------------------------------------
 
@@ -627,7 +659,7 @@ class Project:
                     self.calls_elsewhere(entry, "backward")
                     and (entry.steps or self.calls_elsewhere(entry, "steps"))
                 )
-                or any(self.passes_backward_class(c) for c in self._callers(entry))
+                or self._fed_backward(entry)
             )
         )
         # a file whose text has no backward and that is no candidate is never analysed,
@@ -646,35 +678,73 @@ class Project:
 
     def _callers(self, entry: ModuleEntry) -> list[ModuleEntry]:
         """The files that may call a top-level function of ``entry`` and so may say what
-        its parameters hold (``call_sites``); none when one has too many to read."""
+        its parameters hold (``call_sites``); none for a function with too many."""
         from zerograd_guard.lint.project.call_sites import for_project
 
         sites = for_project(self)
         found: list[ModuleEntry] = []
         for name, definition in entry.definitions.items():
-            if definition.is_class:
-                continue
-            callers = sites.callers(entry, name)
-            found.extend(caller.entry for caller in callers or ())
+            if not definition.is_class:
+                found.extend(caller.entry for caller in sites.callers(entry, name) or ())
         return found
 
-    def passes_backward_class(self, caller: ModuleEntry) -> bool:
-        """Whether ``caller`` defines or imports a linted class (a capitalised name, by
-        convention) with a method whose own text has a backward: an instance it passes
-        to a function may run one there (a candidate's cheap test; the analysis asks
-        ``call_sites`` exactly)."""
-        known = self._passes.get(caller.path)
+    def _fed_backward(self, entry: ModuleEntry) -> bool:
+        """Whether a looping top-level function of ``entry`` may be passed an instance
+        whose methods run a backward, and uses it: its text calls one of those methods
+        (``agent.update(``), or calls one of its parameters where the class is called
+        (``__call__`` / ``forward``: ``loss_scaler(loss, optimizer)``). A candidate's cheap
+        test; the analysis asks ``call_sites`` exactly."""
+        from zerograd_guard.lint.project.call_sites import for_project
+
+        sites = for_project(self)
+        text = self._text(entry)
+        if text is None:
+            return False
+        for name, definition in entry.definitions.items():
+            own = text[definition.start : definition.end]
+            if definition.is_class or ("for " not in own and "while " not in own):
+                continue  # no loop of its own: nothing it is passed repeats there
+            methods: set[str] = set()
+            for caller in sites.callers(entry, name) or ():
+                methods |= self.built_backward_methods(caller.entry)
+            if any(f".{method}(" in own for method in methods if method[:2] != "__"):
+                return True
+            if methods & INSTANCE_CALLS and _calls_a_parameter(own):
+                return True
+        return False
+
+    def built_backward_methods(self, caller: ModuleEntry) -> frozenset[str]:
+        """The methods with a backward of the linted classes ``caller`` builds
+        (``Name(``, a capitalised name it defines or imports), other than ``backward``
+        itself: an object whose ``backward(loss)`` runs one (a tensor, an
+        ``Accelerator``, an engine) is known by that name already. A class only
+        derived from or named in a hint builds nothing."""
+        known = self._built.get(caller.path)
         if known is None:
-            known = any(self._backward_methods(caller, name) for name in caller.classes) or any(
-                (target := self.resolve_local(caller, local)) is not None
-                and len(target.attribute) == 1
-                and self.is_class((target.entry.path, target.attribute[0]))
-                and bool(self._backward_methods(target.entry, target.attribute[0]))
-                for local in caller.imports
-                if local[:1].isupper()
-            )
-            self._passes[caller.path] = known
+            found: set[str] = set()
+            text: str | None = None
+            for name in (*caller.classes, *caller.imports):
+                if not name[:1].isupper():
+                    continue
+                methods = self.class_backward_methods(caller, name) - {"backward"}
+                if not methods or methods <= found:
+                    continue
+                text = self._text(caller) if text is None else text
+                if text is not None and _builds(text, name):
+                    found |= methods
+            known = self._built[caller.path] = frozenset(found)
         return known
+
+    def class_backward_methods(self, caller: ModuleEntry, name: str) -> frozenset[str]:
+        """The methods with a backward of class ``name`` as ``caller`` names it."""
+        if name in caller.definitions:
+            return self._backward_methods(caller, name)
+        target = self.resolve_local(caller, name)
+        if target is None or len(target.attribute) != 1:
+            return frozenset()
+        if not self.is_class((target.entry.path, target.attribute[0])):
+            return frozenset()
+        return self._backward_methods(target.entry, target.attribute[0])
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),
