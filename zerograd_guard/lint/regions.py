@@ -79,7 +79,10 @@ channels read per method (``class_members``, which states the argument for metho
 
 Project-wide analysis (another module calling into this one) extends the seeds:
 ``select_statements(..., extra_seed=...)`` keeps whatever ``extra_seed`` says may
-contribute, with everything the rules above then pull in.
+contribute, with everything the rules above then pull in. That includes a top-level
+function whose callers in other files may pass it an instance of a class whose methods
+run a backward (``project.call_sites`` types such a parameter): nothing in its own text
+says so.
 """
 
 from __future__ import annotations
@@ -405,6 +408,9 @@ class ProjectSeeds(Protocol):
 
     def chain(self, dotted: str) -> Use | None: ...
 
+    @property
+    def fed(self) -> frozenset[str]: ...  # functions callers may pass such an instance
+
 
 def uses_project_imports(
     statements: Sequence[Statement],
@@ -414,7 +420,9 @@ def uses_project_imports(
 ) -> Callable[[Statement], bool]:
     """Project mode's extra seeds: a statement that uses a name imported from a module
     that may be linted may reach a backward in another module. ``seeds``: which uses of
-    which imports may (the project index says so); without it, any use of a name
+    which imports may (the project index says so), and which top-level functions
+    callers may pass an instance whose methods run a backward (``seeds.fed``: the
+    analysis types such a parameter, ``project.call_sites``); without it, any use of a name
     imported from neither the standard library nor a framework package (relative
     imports included). ``text`` and ``starts`` (its line offsets): where a statement's
     chains on imported modules are read (the ``ast`` is walked only where one of them,
@@ -428,9 +436,14 @@ def uses_project_imports(
             if named.split(".", 1)[0] not in OUTSIDE_PROJECT
         )
         return lambda statement: not statement.words.isdisjoint(aliases)
-    imported, modules = seeds.imported, seeds.modules
+    imported, modules, fed = seeds.imported, seeds.modules, seeds.fed
 
     def seeded(statement: Statement) -> bool:
+        if fed and any(
+            type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and node.name in fed
+            for node in statement.nodes
+        ):
+            return True  # what its callers pass it may run a backward (``call_sites``)
         walk = False
         for name in statement.words & imported:
             use = seeds.use(name)

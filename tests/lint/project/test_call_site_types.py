@@ -163,6 +163,20 @@ def test_a_method_of_an_instance_whose_class_is_annotated(findings):
     assert codes(found) == [("runner.py", 6, "ZG101")]
 
 
+def test_the_fast_path_keeps_a_function_its_callers_pass_such_an_instance(findings):
+    # a file long enough to be split: ``run`` holds no backward, no optimizer and no
+    # import; only what its callers pass makes it matter
+    padding = "".join(
+        f"\n\n    def pad_{i}(x):\n        return x + {i}  # long enough to split\n"
+        for i in range(400)
+    )
+    probe = "\n\n    def probe(model, x):\n        model(x).sum().backward()\n"
+    files = {"agent.py": AGENT, "runner.py": RUNNER + probe + padding, "main.py": AGENT_MAIN}
+    fast = findings(files=files)
+    assert fast == findings("--no-fast-path") == [fast[0]]
+    assert codes(fast) == [("runner.py", 3, "ZG101")]
+
+
 def test_a_class_whose_only_backward_is_its_backward_method_adds_nothing(findings):
     # a tensor, an Accelerator, an engine: ``x.backward(loss)`` is known by its name
     engine = AGENT.replace("def update(self, batch):", "def backward(self, batch):")

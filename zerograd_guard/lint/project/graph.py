@@ -8,7 +8,6 @@ cycle-safe; anything that does not resolve to exactly one linted file is unknown
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import os
 import re
@@ -74,22 +73,6 @@ def _builds(text: str, name: str) -> bool:
             return True
         position = text.find(needle, position + 1)
     return False
-
-
-def _calls_a_parameter(definition: str) -> bool:
-    """Whether the text of a top-level function calls one of its parameters by name."""
-    try:
-        node = ast.parse(definition).body[0]
-    except (SyntaxError, ValueError, IndexError):
-        return False
-    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return False
-    args = node.args
-    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-    return any(
-        isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in params
-        for call in ast.walk(node)
-    )
 
 
 # Methods a call of an instance runs (``scaler(loss, opt)``, ``model(x)``): no text names them.
@@ -161,6 +144,7 @@ class Project:
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
         self._built: dict[str, frozenset[str]] = {}
+        self._fed: dict[str, frozenset[str]] = {}
 
     # -- resolution ---------------------------------------------------------------------
 
@@ -659,7 +643,7 @@ class Project:
                     self.calls_elsewhere(entry, "backward")
                     and (entry.steps or self.calls_elsewhere(entry, "steps"))
                 )
-                or self._fed_backward(entry)
+                or bool(self.fed_functions(entry))
             )
         )
         # a file whose text has no backward and that is no candidate is never analysed,
@@ -688,30 +672,34 @@ class Project:
                 found.extend(caller.entry for caller in sites.callers(entry, name) or ())
         return found
 
-    def _fed_backward(self, entry: ModuleEntry) -> bool:
-        """Whether a looping top-level function of ``entry`` may be passed an instance
-        whose methods run a backward, and uses it: its text calls one of those methods
-        (``agent.update(``), or calls one of its parameters where the class is called
-        (``__call__`` / ``forward``: ``loss_scaler(loss, optimizer)``). A candidate's cheap
-        test; the analysis asks ``call_sites`` exactly."""
+    def fed_functions(self, entry: ModuleEntry) -> frozenset[str]:
+        """The looping top-level functions of ``entry`` that may be passed an instance
+        whose methods run a backward, and may use it: the function's text calls one of
+        those methods (``agent.update(``), or the class runs one when called
+        (``__call__`` / ``forward``: ``loss_scaler(loss, optimizer)``; any call may be
+        of the parameter). An over-approximation from text (a candidate's and the fast
+        path's test: ``project.seeds``); the analysis asks ``call_sites`` exactly."""
+        known = self._fed.get(entry.path)
+        if known is not None:
+            return known
         from zerograd_guard.lint.project.call_sites import for_project
 
         sites = for_project(self)
         text = self._text(entry)
-        if text is None:
-            return False
-        for name, definition in entry.definitions.items():
-            own = text[definition.start : definition.end]
+        found: set[str] = set()
+        for name, definition in entry.definitions.items() if text is not None else ():
+            own = text[definition.start : definition.end]  # type: ignore[index]
             if definition.is_class or ("for " not in own and "while " not in own):
                 continue  # no loop of its own: nothing it is passed repeats there
             methods: set[str] = set()
             for caller in sites.callers(entry, name) or ():
                 methods |= self.built_backward_methods(caller.entry)
-            if any(f".{method}(" in own for method in methods if method[:2] != "__"):
-                return True
-            if methods & INSTANCE_CALLS and _calls_a_parameter(own):
-                return True
-        return False
+            if methods & INSTANCE_CALLS or any(
+                f".{method}(" in own for method in methods if method[:2] != "__"
+            ):
+                found.add(name)
+        known = self._fed[entry.path] = frozenset(found)
+        return known
 
     def built_backward_methods(self, caller: ModuleEntry) -> frozenset[str]:
         """The methods with a backward of the linted classes ``caller`` builds
