@@ -84,6 +84,30 @@ MUTANTS = {
         ("train.py", "                loss_scaler(", "ZG101"),
         ("train.py", "                _loss.backward(create_graph=second_order)", "ZG101"),
     },
+    # train tests ``if train_config.use_fp16:`` in its loop and hands train_config only
+    # to functions of the run that read it (profile, evaluation, the checkpoint savers)
+    (
+        "llama_recipes",
+        "src/llama_cookbook/utils/train_utils.py",
+        "                            scaler.update()\n"
+        "                            optimizer.zero_grad()\n",
+        "                            scaler.update()\n",
+    ): {
+        ("src/llama_cookbook/utils/train_utils.py", "scaler.scale(loss).backward()", "ZG101"),
+    },
+    (
+        "llama_recipes",
+        "src/llama_cookbook/utils/train_utils.py",
+        "                            optimizer.step()\n"
+        "                            optimizer.zero_grad()\n",
+        "                            optimizer.step()\n",
+    ): {
+        (
+            "src/llama_cookbook/utils/train_utils.py",
+            "                        loss.backward()",
+            "ZG101",
+        ),
+    },
     # every agent inherits the helper from another module and calls it from a learning
     # method its episode loop calls; without the helper's clear, each such call is found
     (

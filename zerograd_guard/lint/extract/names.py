@@ -386,22 +386,42 @@ def may_write_grads(call: cst.Call, name: str) -> bool:
     )
 
 
-def handed_on(loop: Loop) -> frozenset[str]:
+Handed = tuple[str, str | None, int | str | None]
+"""A value a loop hands to a call: its key as written (``cfg``, ``cfg.optim``), the
+callee as written (``evaluation``, ``utils.save``; None for a method called on the value
+itself) and the parameter slot it lands in (a position, a keyword; None after ``*``)."""
+
+
+def handed_on(loop: Loop) -> frozenset[Handed]:
     """What ``loop``'s body hands to calls, whose value the call may change: receivers of
     the methods it calls and what it passes (as written: ``cfg.optim`` of
-    ``update(cfg.optim)``, ``cfg`` of ``update(cfg)``). Computed once per loop, from its
-    syntax (calls the extractor drops as harmless count too)."""
+    ``update(cfg.optim)``, ``cfg`` of ``update(cfg)``), each with the call and slot.
+    Computed once per loop, from its syntax (calls the extractor drops as harmless count
+    too)."""
     if loop.handed is None:
-        found: set[str] = set()
+        found: set[Handed] = set()
         stack: list[cst.CSTNode] = [loop.node]
         while stack:
             item = stack.pop()
             if type(item) is cst.Call:
-                receiver = item.func.value if type(item.func) is cst.Attribute else None
-                for value in (receiver, *(arg.value for arg in item.args)):
-                    key = key_of(value) if value is not None else None
+                callee = key_of(item.func)
+                if type(item.func) is cst.Attribute:
+                    receiver = key_of(item.func.value)
+                    if receiver is not None:
+                        found.add((receiver, None, None))
+                position: int | None = 0
+                for arg in item.args:
+                    key = key_of(arg.value)
+                    slot: int | str | None
+                    if arg.star:
+                        slot = position = None
+                    elif arg.keyword is not None:
+                        slot = arg.keyword.value
+                    else:
+                        slot = position
+                        position = None if position is None else position + 1
                     if key is not None:
-                        found.add(key)
+                        found.add((key, callee if slot is not None else None, slot))
             if type(item) not in LEAVES:
                 stack.extend(subnodes(item))
         loop.handed = frozenset(found)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
@@ -543,6 +543,7 @@ class _Walker:
         if not body and not orelse:
             return
         loop = Loop(node=node, body=body, orelse=orelse, targets=targets)
+        loop.changes = self._changes()
         over_optimizers = _iterates_optimizers(node.iter)
         if (over_optimizers or iterates_parameters) and _only_clears_or_updates(body):
             loop.once = True
@@ -563,7 +564,13 @@ class _Walker:
             return
         infinite = _is_true_constant(node.test)
         self.function.has_loop = True
-        out.append(Loop(node=node, body=body, orelse=orelse, infinite=infinite))
+        loop = Loop(node=node, body=body, orelse=orelse, infinite=infinite)
+        loop.changes = self._changes()
+        out.append(loop)
+
+    def _changes(self) -> Callable[[str, int | str], frozenset[str] | None] | None:
+        """Project mode: what a function of the run may change of what it is handed."""
+        return None if self.external is None else self.external.changed_parts
 
     def try_(self, node: cst.Try | cst.TryStar, out: list[Statement]) -> None:
         self.branch_depth += 1

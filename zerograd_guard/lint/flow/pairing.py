@@ -107,9 +107,36 @@ def _may_change(name: str, loops: tuple[Loop, ...]) -> bool:
     """Whether a call in ``loops`` may change the value ``name`` (``cfg.use_fp16``)
     reads: it receives that value, an object it is read from (``cfg``, ``cfg.amp`` for
     ``cfg.amp.enabled``, ``cfg.amps`` for ``cfg.amps[0].enabled``) or one read from it.
-    Another attribute's value (``clip_grad_norm_(params, cfg.clip)``) cannot rebind it."""
-    return any(
-        _read_from(name, key) or _read_from(key, name) for loop in loops for key in handed_on(loop)
+    Another attribute's value (``clip_grad_norm_(params, cfg.clip)``) cannot rebind it,
+    nor can a function of the run that provably leaves that part of what it receives
+    alone (project mode: ``evaluation(model, cfg)`` only reading ``cfg``'s attributes;
+    ``Loop.changes``)."""
+    for loop in loops:
+        for key, callee, slot in handed_on(loop):
+            if not (_read_from(name, key) or _read_from(key, name)):
+                continue
+            if not _left_alone(name, key, callee, slot, loop):
+                return True
+    return False
+
+
+def _left_alone(
+    name: str, key: str, callee: str | None, slot: int | str | None, loop: Loop
+) -> bool:
+    """Whether the call of ``callee`` handed ``key`` in ``slot`` leaves ``name`` as it
+    was: ``key`` holds ``name`` (``cfg`` for ``cfg.use_fp16``) and the callee changes
+    nothing of it on the way to ``name``."""
+    if callee is None or slot is None or loop.changes is None or not _read_from(name, key):
+        return False
+    inside = name[len(key) :]
+    if not inside.startswith("."):
+        return False  # the value itself, or an item of it
+    changed = loop.changes(callee, slot)
+    if changed is None:
+        return False
+    path = inside[1:]
+    return not any(
+        part == "" or _read_from(path, part) or _read_from(part, path) for part in changed
     )
 
 

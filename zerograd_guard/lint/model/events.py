@@ -7,7 +7,7 @@ Everything that cannot touch gradients is dropped, so the tree is small.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -153,9 +153,16 @@ class Loop:
     infinite: bool = False
     once: bool = False
     has_step: bool = field(default=False)
-    # what its body calls a method on or hands to a call, as written (read on demand:
-    # ``extract.names.handed_on``)
-    handed: frozenset[str] | None = field(default=None, repr=False)
+    # what its body calls a method on or hands to a call, as written, with the call and
+    # slot (read on demand: ``extract.names.handed_on``)
+    handed: frozenset[tuple[str, str | None, int | str | None]] | None = field(
+        default=None, repr=False
+    )
+    # project mode: what a callee of the file may change of an object it is handed, by
+    # callee as written and slot (``project.summaries``); None: unknown, anything
+    changes: Callable[[str, int | str], frozenset[str] | None] | None = field(
+        default=None, repr=False
+    )
 
 
 @dataclass(eq=False)

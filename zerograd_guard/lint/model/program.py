@@ -34,6 +34,8 @@ class ExternalLookup(Protocol):
 
     def inert_function(self, local: str) -> FunctionModel | None: ...
 
+    def changed_parts(self, callee: str, slot: int | str) -> frozenset[str] | None: ...
+
 
 @dataclass(eq=False)
 class FunctionModel:

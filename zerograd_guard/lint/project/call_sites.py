@@ -156,6 +156,11 @@ class CallSites:
                 self._indexed.pop(next(iter(self._indexed)))
         return known[1]
 
+    def tree(self, entry: ModuleEntry) -> ast.Module | None:
+        """``entry``'s text parsed with ``ast`` (the last few are kept); None when it
+        cannot be read or parsed."""
+        return self._tree(entry)
+
     def _tree(self, entry: ModuleEntry) -> ast.Module | None:
         if entry.path in self._trees:
             self._trees.move_to_end(entry.path)

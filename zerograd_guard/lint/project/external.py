@@ -145,6 +145,7 @@ class ProjectLookup:
         self._functions: dict[str, FunctionModel | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
         self._inert: dict[str, FunctionModel | None] = {}
+        self._changed: dict[tuple[str, int | str], frozenset[str] | None] = {}
 
     def _target(
         self, local: str, inert_too: bool = False
@@ -221,6 +222,16 @@ class ProjectLookup:
             found = self._loaded_target(target, own=False)
             self._classes[name] = None if found is None else flattened(found[0], found[1][0])
         return name if self._classes[name] is not None else None
+
+    def changed_parts(self, callee: str, slot: int | str) -> frozenset[str] | None:
+        """What the function ``callee`` (as written here) may change of what it is
+        handed in ``slot`` (``project.summaries``); None: unknown."""
+        key = (callee, slot)
+        if key not in self._changed:
+            from zerograd_guard.lint.project.summaries import changed_parts
+
+            self._changed[key] = changed_parts(self.loader.project, self.entry, callee, slot)
+        return self._changed[key]
 
     def inert_function(self, local: str) -> FunctionModel | None:
         """``local`` as ``function`` answers, also when it cannot touch gradients in what
