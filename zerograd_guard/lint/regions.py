@@ -512,7 +512,7 @@ def _reaches_through(statement: ast.stmt, seeds: ProjectSeeds) -> bool:
             ):
                 return True
         elif isinstance(node, ast.Attribute) and id(node) not in inner:
-            dotted = _dotted(node)
+            dotted = dotted_name(node)
             if dotted is None or dotted.partition(".")[0] not in seeds.modules:
                 continue
             use = seeds.chain(dotted)
@@ -521,7 +521,7 @@ def _reaches_through(statement: ast.stmt, seeds: ProjectSeeds) -> bool:
     return False
 
 
-def _dotted(node: ast.Attribute) -> str | None:
+def dotted_name(node: ast.Attribute) -> str | None:
     """``a.b.c`` for an attribute chain on a name, else None."""
     parts = [node.attr]
     value = node.value

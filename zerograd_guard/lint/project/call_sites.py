@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from zerograd_guard.lint.project.graph import Project, Target
 from zerograd_guard.lint.project.index import ModuleEntry
+from zerograd_guard.lint.regions import dotted_name
 
 MAX_CALLER_FILES = 16  # more callers than this: the parameter stays unknown
 MAX_CALLS = 32
@@ -206,15 +207,10 @@ def _slot(args: ast.arguments, param: str) -> _Slot | None:
 
 
 def _written(node: ast.expr) -> str | None:
-    """``a.b.c`` for a chain of names, else None."""
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    return ".".join(reversed(parts))
+    """``a.b.c`` (or ``a``) for a chain of names, else None."""
+    if isinstance(node, ast.Name):
+        return node.id
+    return dotted_name(node) if isinstance(node, ast.Attribute) else None
 
 
 class _Uses:
