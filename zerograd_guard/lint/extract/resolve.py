@@ -205,9 +205,7 @@ class Resolver:
         """Parameter ``key`` of a top-level function, unannotated: an instance of the
         class its callers pass (project mode, ``project.call_sites``), else unknown."""
         external = self.model.external
-        if external is None or function.class_name is not None:
-            return None
-        if function.parent is None or function.parent.parent is not None:
+        if external is None or not function.top_level:
             return None
         named = external.parameter_class(function.name, key)
         if named is None or self.model.class_info(named) is None:
@@ -842,21 +840,15 @@ class Resolver:
             or head in function.tuple_assignments
         )
 
-    def _external(self, name: str) -> FunctionModel | None:
+    def _external(self, name: str, inert: bool = False) -> FunctionModel | None:
         """Project mode: ``name`` (as written here) resolved to a function of another
-        linted module; None when it is not imported or not linted."""
+        linted module; None when it is not imported or not linted. ``inert``: also one
+        that cannot touch gradients in what the analysis follows, read after all (it is
+        handed an optimizer)."""
         external = self.model.external
         if external is None or name.split(".", 1)[0] not in self.model.imports:
             return None
-        return external.function(name)
-
-    def _inert_external(self, name: str) -> FunctionModel | None:
-        """Project mode: ``name``, a linted function that cannot touch gradients in what
-        the analysis follows, read after all (it is handed an optimizer)."""
-        external = self.model.external
-        if external is None or name.split(".", 1)[0] not in self.model.imports:
-            return None
-        return external.inert_function(name)
+        return external.inert_function(name) if inert else external.function(name)
 
     def _opaque(
         self, event: Event, name: str, function: FunctionModel, written: str | None = None
@@ -877,7 +869,7 @@ class Resolver:
         handed = [k for k in (*event.args, *(v for _, v in event.kwargs)) if k is not None]
         optimizers = tuple(o for k in handed if (o := self._optimizer(k, function)) is not None)
         if optimizers:
-            read = self._inert_external(written) if written else None
+            read = self._external(written, inert=True) if written else None
             if read is not None:  # another module's function, read: analysed in place
                 event.kind, event.callee, event.receiver = EventKind.CALL, read, None
                 return [event]

@@ -932,10 +932,8 @@ class _Walker:
         if annotation is not None:
             named = key_of(annotation)
             return named is not None and self.external.class_info(named) is not None
-        top_level = function.parent is not None and function.parent.parent is None
         return (
-            top_level
-            and function.class_name is None
+            function.top_level
             and self.external.parameter_class(function.name, receiver_key) is not None
         )
 

@@ -1132,19 +1132,18 @@ class FlowEngine:
         for param in params:
             env[param] = callee.param_defaults.get(param) or f"{callee.qualname}:{param}"
         _bind_arguments(env, params, event.args, event.kwargs, frame)
-        outer = _outer_names(params, event.args, event.kwargs, frame)
         factory = event.factory
         if factory is not None:  # the made function's free names: the factory's parameters
-            outer = {param: f"{factory.qualname}:{param}" for param in factory.params}
-            _bind_arguments(outer, factory.params, event.factory_args, event.factory_kwargs, frame)
-            for name, key in outer.items():
+            free = {param: f"{factory.qualname}:{param}" for param in factory.params}
+            _bind_arguments(free, factory.params, event.factory_args, event.factory_kwargs, frame)
+            for name, key in free.items():
                 env.setdefault(name, key)
         if via_receiver and event.receiver == "self":
             # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
             env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
-        inner.outer = outer
+        inner.outer = _outer_names(params, event.args, event.kwargs, frame)
         return inner
 
     def _mapped_keys(

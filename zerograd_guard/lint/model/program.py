@@ -77,6 +77,11 @@ class FunctionModel:
     origin: object | None = field(default=None, repr=False)
 
     @property
+    def top_level(self) -> bool:
+        """Whether it is a function defined at the top level of its module."""
+        return self.class_name is None and self.parent is not None and self.parent.parent is None
+
+    @property
     def qualname(self) -> str:
         if self.parent is not None and self.parent.name != "<module>":
             return f"{self.parent.qualname}.<locals>.{self.name}"

@@ -53,7 +53,7 @@ class CallSites:
         self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], Target | None] = {}
-        self._indexed: dict[str, tuple[ast.Module, _Uses]] = {}
+        self._indexed: dict[str, _Uses] = {}  # for the trees kept
 
     # -- callers ----------------------------------------------------------------------
 
@@ -100,8 +100,8 @@ class CallSites:
             self.project.built_backward_methods(caller.entry) for caller in callers
         ):
             return None
-        own = self._tree(entry)
-        definition = _top_level_function(own, function) if own is not None else None
+        own = self.tree(entry)
+        definition = top_level_function(own, function) if own is not None else None
         if definition is None:
             return None
         slot = _slot(definition.args, param)
@@ -110,7 +110,7 @@ class CallSites:
         agreed: Target | None = None
         count = 0
         for caller in callers:
-            tree = self._tree(caller.entry)
+            tree = self.tree(caller.entry)
             if tree is None:
                 return None
             sites = self._uses(caller.entry, tree).sites(caller.written)
@@ -124,7 +124,11 @@ class CallSites:
                 made = _constructed(argument, scope, tree) if argument is not None else None
                 if made == _NONE:
                     continue  # ``None``: the function's calls on it never run then
-                target = self._class_target(caller.entry, made) if made is not None else None
+                target = (
+                    self.project.top_definition(caller.entry, made, is_class=True)
+                    if made is not None
+                    else None
+                )
                 if target is None or (agreed is not None and target != agreed):
                     return None
                 agreed = target
@@ -138,31 +142,16 @@ class CallSites:
         methods = self.project.class_backward_methods(target.entry, target.attribute[0])
         return bool(methods - {"backward"})
 
-    def _class_target(self, caller: ModuleEntry, dotted: str) -> Target | None:
-        if dotted in caller.definitions:
-            found: Target | None = Target(caller, (dotted,))
-        else:
-            found = self.project.resolve_local(caller, dotted)
-        if found is None or len(found.attribute) != 1:
-            return None
-        if not self.project.is_class((found.entry.path, found.attribute[0])):
-            return None
-        return found
-
     def _uses(self, entry: ModuleEntry, tree: ast.Module) -> _Uses:
-        known = self._indexed.get(entry.path)
-        if known is None or known[0] is not tree:
-            known = self._indexed[entry.path] = (tree, _Uses(tree))
-            if len(self._indexed) > KEPT_TREES:
-                self._indexed.pop(next(iter(self._indexed)))
-        return known[1]
+        """The uses of names in ``tree`` (``entry``'s, just read with ``tree``)."""
+        uses = self._indexed.get(entry.path)
+        if uses is None:
+            uses = self._indexed[entry.path] = _Uses(tree)
+        return uses
 
     def tree(self, entry: ModuleEntry) -> ast.Module | None:
-        """``entry``'s text parsed with ``ast`` (the last few are kept); None when it
-        cannot be read or parsed."""
-        return self._tree(entry)
-
-    def _tree(self, entry: ModuleEntry) -> ast.Module | None:
+        """``entry``'s text parsed with ``ast`` (the last few are kept, with their uses of
+        names); None when it cannot be read or parsed."""
         if entry.path in self._trees:
             self._trees.move_to_end(entry.path)
             return self._trees[entry.path]
@@ -174,8 +163,10 @@ class CallSites:
             except (SyntaxError, ValueError):
                 tree = None
         self._trees[entry.path] = tree
+        self._indexed.pop(entry.path, None)
         if len(self._trees) > KEPT_TREES:
-            self._trees.popitem(last=False)
+            forgotten, _ = self._trees.popitem(last=False)
+            self._indexed.pop(forgotten, None)
         return tree
 
 
@@ -187,13 +178,16 @@ class _Slot:
     position: int | None
 
 
-def _top_level_function(tree: ast.Module, name: str) -> ast.FunctionDef | None:
+def top_level_function(
+    tree: ast.Module, name: str
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The one top-level function ``name`` of ``tree`` (None: none, or defined twice)."""
     found = [
         node
         for node in tree.body
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
     ]
-    return found[0] if len(found) == 1 else None  # type: ignore[return-value]
+    return found[0] if len(found) == 1 else None
 
 
 def _slot(args: ast.arguments, param: str) -> _Slot | None:

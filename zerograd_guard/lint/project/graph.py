@@ -321,12 +321,8 @@ class Project:
         """Whether ``entry``'s text may hold the marker at all (the cheap pass's flags)."""
         return entry.backward if flag == "backward" else entry.marked
 
-    def loadable(self, entry: ModuleEntry, name: str) -> bool:
-        """Whether definition ``name`` of ``entry`` is short enough to load."""
-        return self._loadable(entry, name)
-
     @staticmethod
-    def _loadable(entry: ModuleEntry, name: str) -> bool:
+    def loadable(entry: ModuleEntry, name: str) -> bool:
         """A definition too long to load is never loaded where it is called: it leads
         nowhere from there."""
         definition = entry.definitions[name]
@@ -335,7 +331,7 @@ class Project:
     def _own(self, node: tuple[str, str], flag: str) -> bool:
         """Whether ``node``'s own text has the marker (level 0)."""
         entry = self.entries[node[0]]
-        if not self._loadable(entry, node[1]) or not self._text_may(entry, flag):
+        if not self.loadable(entry, node[1]) or not self._text_may(entry, flag):
             return False
         marks = self.marks(entry, node[1])
         return marks is not None and bool(getattr(marks, flag))
@@ -350,7 +346,7 @@ class Project:
         node = (entry.path, name)
         if self._own(node, flag):
             return 0
-        if not self._loadable(entry, name):
+        if not self.loadable(entry, name):
             return None
         links = self.links(entry, name)
         if links is None:
@@ -367,7 +363,7 @@ class Project:
         first time a question needs it (None: the file was edited since it was indexed)."""
         key = (entry.path, name)
         if key not in self._marks:
-            text = self._text(entry)
+            text = self.text_of(entry)
             self._marks[key] = (
                 None if text is None else definition_marks(text, entry, name, self.markers)
             )
@@ -377,16 +373,13 @@ class Project:
         """The names definition ``name`` of ``entry`` refers to (read like ``marks``)."""
         key = (entry.path, name)
         if key not in self._links:
-            text = self._text(entry)
+            text = self.text_of(entry)
             self._links[key] = None if text is None else definition_links(text, entry, name)
         return self._links[key]
 
     def text_of(self, entry: ModuleEntry) -> str | None:
-        """The text ``entry`` was indexed from (None: edited since)."""
-        return self._text(entry)
-
-    def _text(self, entry: ModuleEntry) -> str | None:
-        """The text ``entry`` was indexed from (the last few read are kept)."""
+        """The text ``entry`` was indexed from (the last few read are kept; None: edited
+        since)."""
         if entry.path in self._texts:
             self._texts.move_to_end(entry.path)
             return self._texts[entry.path]
@@ -503,7 +496,7 @@ class Project:
                 continue
             if self._own((target.entry.path, target.attribute[0]), flag):  # not a callee's
                 reaching.append(local)
-        text = self._text(entry) if reaching else None
+        text = self.text_of(entry) if reaching else None
         return text is not None and any(
             re.search(rf"(?<![\w.]){re.escape(local)}\s*\(", text) for local in reaching
         )
@@ -518,7 +511,7 @@ class Project:
             return True
         # called outside the loops: a method of the file's subclass that a loop calls
         # (``self.learn()``) may call the inherited one (``self.take_optimisation_step``)
-        text = self._text(entry) if methods else None
+        text = self.text_of(entry) if methods else None
         return text is not None and any(f".{method}(" in text for method in methods)
 
     def _backward_methods(self, entry: ModuleEntry, name: str, depth: int = 0) -> frozenset[str]:
@@ -685,7 +678,7 @@ class Project:
         from zerograd_guard.lint.project.call_sites import for_project
 
         sites = for_project(self)
-        text = self._text(entry)
+        text = self.text_of(entry)
         found: set[str] = set()
         for name, definition in entry.definitions.items() if text is not None else ():
             own = text[definition.start : definition.end]  # type: ignore[index]
@@ -717,7 +710,7 @@ class Project:
                 methods = self.class_backward_methods(caller, name) - {"backward"}
                 if not methods or methods <= found:
                     continue
-                text = self._text(caller) if text is None else text
+                text = self.text_of(caller) if text is None else text
                 if text is not None and _builds(text, name):
                     found |= methods
             known = self._built[caller.path] = frozenset(found)
@@ -725,14 +718,21 @@ class Project:
 
     def class_backward_methods(self, caller: ModuleEntry, name: str) -> frozenset[str]:
         """The methods with a backward of class ``name`` as ``caller`` names it."""
-        if name in caller.definitions:
-            return self._backward_methods(caller, name)
-        target = self.resolve_local(caller, name)
-        if target is None or len(target.attribute) != 1:
-            return frozenset()
-        if not self.is_class((target.entry.path, target.attribute[0])):
+        target = self.top_definition(caller, name, is_class=True)
+        if target is None:
             return frozenset()
         return self._backward_methods(target.entry, target.attribute[0])
+
+    def top_definition(self, entry: ModuleEntry, written: str, is_class: bool) -> Target | None:
+        """The top-level class (``is_class``) or function ``written`` names in ``entry``:
+        one of its own, or one it imports from a linted module; None otherwise."""
+        if written in entry.definitions:
+            found: Target | None = Target(entry, (written,))
+        else:
+            found = self.resolve_local(entry, written)
+        if found is None or len(found.attribute) != 1:
+            return None
+        return found if self.is_class((found.entry.path, found.attribute[0])) == is_class else None
 
     def _closure_key(self, entry: ModuleEntry) -> str:
         """A digest of every file ``entry``'s import closure reaches (paths and contents),

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ast
 
-from zerograd_guard.lint.project.graph import Project, Target
+from zerograd_guard.lint.project.graph import Project
 from zerograd_guard.lint.project.index import ModuleEntry
 
 # Builtins that only read what they are handed.
@@ -46,36 +46,17 @@ def changed_parts(
 ) -> frozenset[str] | None:
     """What the function ``callee`` (as written in ``entry``) may change of what it is
     handed in ``slot``; None: unknown."""
-    target = _function_target(project, entry, callee)
+    target = project.top_definition(entry, callee, is_class=False)
     if target is None:
         return None
-    from zerograd_guard.lint.project.call_sites import for_project
+    from zerograd_guard.lint.project.call_sites import for_project, top_level_function
 
     tree = for_project(project).tree(target.entry)
-    if tree is None:
+    function = top_level_function(tree, target.attribute[0]) if tree is not None else None
+    if function is None:
         return None
-    found = [
-        node
-        for node in tree.body
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.name == target.attribute[0]
-    ]
-    if len(found) != 1:
-        return None
-    param = _parameter(found[0].args, slot)
-    return None if param is None else _changed(found[0], param)
-
-
-def _function_target(project: Project, entry: ModuleEntry, callee: str) -> Target | None:
-    if "." not in callee and callee in entry.definitions:
-        found: Target | None = Target(entry, (callee,))
-    else:
-        found = project.resolve_local(entry, callee)
-    if found is None or len(found.attribute) != 1:
-        return None
-    if project.is_class((found.entry.path, found.attribute[0])):
-        return None
-    return found
+    param = _parameter(function.args, slot)
+    return None if param is None else _changed(function, param)
 
 
 def _parameter(args: ast.arguments, slot: int | str) -> str | None:
@@ -105,7 +86,7 @@ def _path(node: ast.expr, param: str) -> str | None:
 
 def _changed(function: ast.FunctionDef | ast.AsyncFunctionDef, param: str) -> frozenset[str] | None:
     changed: set[str] = set()
-    accounted: set[int] = set()  # ``param`` names read in a way judged below
+    accounted: set[int] = set()  # ``param`` names read in a way judged here
     for node in ast.walk(function):
         if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete)):
             targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
@@ -135,8 +116,7 @@ def _changed(function: ast.FunctionDef | ast.AsyncFunctionDef, param: str) -> fr
             for value in (node.left, *node.comparators):
                 if isinstance(value, ast.Name) and value.id == param:
                     accounted.add(id(value))
-    for node in ast.walk(function):
-        if (
+        elif (
             isinstance(node, (ast.Attribute, ast.Subscript))
             and isinstance(node.value, ast.Name)
             and node.value.id == param
