@@ -448,10 +448,10 @@ def _in_project(
     # every 700 of them only traverses them
     with raised_thresholds():
         project = build_project((task.path for task in tasks), merged, cache_dir, jobs)
+        in_project = [task for task, config in zip(tasks, configs, strict=True) if config.project]
+        contexts = iter(project.place([task.path for task in in_project], jobs))
         placed = [
-            dataclasses.replace(task, project=project.context(task.path))
-            if config.project
-            else task
+            dataclasses.replace(task, project=next(contexts)) if config.project else task
             for task, config in zip(tasks, configs, strict=True)
         ]
     save_project(project, cache_dir)

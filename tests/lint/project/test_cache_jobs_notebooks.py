@@ -190,3 +190,22 @@ def test_a_run_without_a_cache_computes_no_cache_keys(tmp_path):
         assert uncached.context(path).candidate == cached.context(path).candidate
     assert cached.context(tmp_path / "utils.py").key  # a file with a backward is keyed
     assert cached.context(tmp_path / "train.py").key  # and so is a candidate
+
+
+def test_contexts_placed_in_workers_are_the_contexts_computed_here(tmp_path, monkeypatch):
+    from zerograd_guard.lint import forked
+    from zerograd_guard.lint.options import DEFAULT_OPTIONS
+    from zerograd_guard.lint.project import build
+
+    files = {f"pkg/m{index}.py": FIXED_STEPS for index in range(12)}
+    files.update({"pkg/__init__.py": "from .m0 import train_step\n", "train.py": LOOP})
+    files["utils.py"] = BUGGY_STEPS
+    tree(tmp_path, files)
+    paths = sorted(tmp_path.rglob("*.py"))
+    here = build.build_project(paths, DEFAULT_OPTIONS, tmp_path / "cache")
+    expected = [here.context(path) for path in paths]
+    assert any(context.candidate for context in expected)
+    monkeypatch.setattr(forked, "MIN_ITEMS", 1)
+    workers = build.build_project(paths, DEFAULT_OPTIONS, tmp_path / "other-cache")
+    assert workers.place(paths, jobs=2) == expected
+    assert workers.contexts == here.contexts and workers.unsaved

@@ -255,3 +255,29 @@ def test_editing_the_caller_re_judges_the_callee(findings, tmp_path):
 def test_parallel_output_is_serial_output(findings):
     serial = findings(files=_files())
     assert findings("-j", "2") == serial != []
+
+
+def test_a_looping_helper_the_caller_passes_other_arguments_is_no_candidate(tmp_path):
+    # timm's ``train.py`` builds a scaler and also calls ``create_loader(dataset, ...)``:
+    # that helper loops, but no call passes it the scaler, so it is not analysed
+    from zerograd_guard.lint.options import DEFAULT_OPTIONS
+    from zerograd_guard.lint.project.build import build_project
+
+    loader = """\
+        def create_loader(dataset, batch_size):
+            batches = []
+            for index in range(0, len(dataset), batch_size):
+                batches.append(dataset[index : index + batch_size])
+            return batches
+        """
+    main = MAIN.replace(
+        "from engine import train_one_epoch",
+        "from engine import train_one_epoch\n    from loader import create_loader",
+    ).replace(
+        "        loss_scaler = NativeScaler()\n",
+        "        loss_scaler = NativeScaler()\n        loader = create_loader(loader, 8)\n",
+    )
+    tree(tmp_path, {**_files(main=main), "loader.py": loader})
+    project = build_project(sorted(tmp_path.rglob("*.py")), DEFAULT_OPTIONS)
+    assert project.context(tmp_path / "engine.py").candidate  # passed the scaler
+    assert not project.context(tmp_path / "loader.py").candidate

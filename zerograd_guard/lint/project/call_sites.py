@@ -24,7 +24,7 @@ import ast
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from zerograd_guard.lint.project.graph import Project, Target
+from zerograd_guard.lint.project.graph import Project, Target, uses_methods
 from zerograd_guard.lint.project.index import ModuleEntry
 from zerograd_guard.lint.regions import dotted_name
 
@@ -84,6 +84,25 @@ class CallSites:
 
     # -- the question -----------------------------------------------------------------
 
+    def fed_parameter(self, entry: ModuleEntry, function: str, text: str) -> bool:
+        """Whether a parameter of top-level ``function`` of ``entry`` (its ``text``) is
+        passed an instance of one class by every call (``parameter_class``) whose methods
+        with a backward the function may use (``graph.uses_methods``)."""
+        tree = self.tree(entry)
+        definition = top_level_function(tree, function) if tree is not None else None
+        if definition is None:
+            return False
+        args = definition.args
+        for param in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+            target = self.parameter_class(entry, function, param.arg)
+            if target is not None and uses_methods(
+                text,
+                self.project.class_backward_methods(target.entry, target.attribute[0])
+                - {"backward"},
+            ):
+                return True
+        return False
+
     def parameter_class(self, entry: ModuleEntry, function: str, param: str) -> Target | None:
         """The linted class every call of ``function`` (top-level in ``entry``) passes
         to its parameter ``param`` an instance of; None: unknown."""
@@ -113,7 +132,8 @@ class CallSites:
             tree = self.tree(caller.entry)
             if tree is None:
                 return None
-            sites = self._uses(caller.entry, tree).sites(caller.written)
+            uses = self._uses(caller.entry, tree)
+            sites = uses.sites(caller.written)
             if sites is None:
                 return None  # handed on as a value: its other callers are not known
             for scope, call in sites:
@@ -121,7 +141,7 @@ class CallSites:
                 if count > MAX_CALLS:
                     return None
                 argument = _argument(call, slot)
-                made = _constructed(argument, scope, tree) if argument is not None else None
+                made = _constructed(argument, scope, tree, uses) if argument is not None else None
                 if made == _NONE:
                     continue  # ``None``: the function's calls on it never run then
                 target = (
@@ -215,6 +235,8 @@ class _Uses:
     def __init__(self, tree: ast.Module) -> None:
         self.calls: dict[str, list[tuple[ast.AST, ast.Call]]] = {}
         self.other: set[str] = set()
+        # scope id -> the scope (kept, so its id is not reused) and what it binds
+        self._bindings: dict[int, tuple[ast.AST, _Bindings]] = {}
         pending: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
         while pending:
             node, scope = pending.pop()
@@ -233,6 +255,13 @@ class _Uses:
                     pending.extend((child, inner) for child in children)
                     continue
             pending.extend((child, inner) for child in ast.iter_child_nodes(node))
+
+    def bindings(self, scope: ast.AST) -> _Bindings:
+        """What ``scope`` (a node of this module's tree) binds, read once."""
+        found = self._bindings.get(id(scope))
+        if found is None or found[0] is not scope:
+            found = self._bindings[id(scope)] = (scope, _Bindings(scope))
+        return found[1]
 
     def sites(self, written: str) -> list[tuple[ast.AST, ast.Call]] | None:
         """Every call of ``written`` with its scope; None when the name is also used other
@@ -260,7 +289,7 @@ def _argument(call: ast.Call, slot: _Slot) -> ast.expr | None:
 _NONE = "None"  # what ``_constructed`` says of ``None``
 
 
-def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module) -> str | None:
+def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module, uses: _Uses) -> str | None:
     """The dotted class name ``argument`` was built from: ``C(...)`` itself, or a name
     bound in its scope (else at module level) only by assignments of ``C(...)`` and of
     ``None`` (``loss_scaler = None``, then ``loss_scaler = NativeScaler()`` under an
@@ -273,7 +302,7 @@ def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module) -> str | 
         return None
     name = argument.id
     for holder in (scope, tree) if scope is not tree else (tree,):
-        values = _bindings(holder, name)
+        values = uses.bindings(holder).of(name)
         if values is None:
             return None
         if not values:
@@ -295,48 +324,50 @@ def _none_or_unknown(value: ast.expr) -> str | None:
     return _NONE if isinstance(value, ast.Constant) and value.value is None else None
 
 
-def _bindings(scope: ast.AST, name: str) -> list[ast.expr] | None:
-    """The values ``scope``'s own statements assign to ``name`` (nested scopes apart);
-    None when it is bound any other way (a parameter, a loop, ``with``, an import,
-    ``global``)."""
-    values: list[ast.expr] = []
-    if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-        args = scope.args
-        every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
-        if any(a is not None and a.arg == name for a in every):
-            return None
-    pending: list[ast.AST] = list(ast.iter_child_nodes(scope))
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Assign) and all(type(t) is ast.Name for t in node.targets):
-            if any(t.id == name for t in node.targets):  # type: ignore[attr-defined]
-                values.append(node.value)
-            pending.append(node.value)
-            continue
-        if isinstance(node, ast.AnnAssign) and type(node.target) is ast.Name:
-            if node.target.id == name and node.value is not None:
-                values.append(node.value)
-            if node.value is not None:
+class _Bindings:
+    """The values ``scope``'s own statements assign to each name (nested scopes apart),
+    and the names it binds any other way (a parameter, a loop, ``with``, an import,
+    ``global``): one walk of the scope answers every name asked of it."""
+
+    def __init__(self, scope: ast.AST) -> None:
+        self.values: dict[str, list[ast.expr]] = {}
+        self.other: set[str] = set()
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            args = scope.args
+            every = (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)
+            self.other.update(a.arg for a in every if a is not None)
+        pending: list[ast.AST] = list(ast.iter_child_nodes(scope))
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.Assign) and all(type(t) is ast.Name for t in node.targets):
+                for target in dict.fromkeys(t.id for t in node.targets):  # type: ignore[attr-defined]
+                    self.values.setdefault(target, []).append(node.value)
                 pending.append(node.value)
-            continue
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            if any((a.asname or a.name.partition(".")[0]) == name for a in node.names):
-                return None
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            if node.name == name:
-                return None
-            pending.extend(node.decorator_list)
-            continue  # its body is its own scope
-        elif isinstance(node, ast.Lambda):
-            continue
-        elif isinstance(node, ast.Name) and node.id == name and type(node.ctx) is not ast.Load:
-            return None  # a loop target, ``with ... as``, unpacking, ``+=``, ``del``
-        elif isinstance(node, ast.ExceptHandler) and node.name == name:
-            return None
-        pending.extend(ast.iter_child_nodes(node))
-    return values
+                continue
+            if isinstance(node, ast.AnnAssign) and type(node.target) is ast.Name:
+                if node.value is not None:
+                    self.values.setdefault(node.target.id, []).append(node.value)
+                    pending.append(node.value)
+                continue
+            if isinstance(node, (ast.Global, ast.Nonlocal)):
+                self.other.update(node.names)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                self.other.update((a.asname or a.name.partition(".")[0]) for a in node.names)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                self.other.add(node.name)
+                pending.extend(node.decorator_list)
+                continue  # its body is its own scope
+            elif isinstance(node, ast.Lambda):
+                continue
+            elif isinstance(node, ast.Name) and type(node.ctx) is not ast.Load:
+                self.other.add(node.id)  # a loop target, ``with ... as``, unpacking, ``+=``
+            elif isinstance(node, ast.ExceptHandler) and node.name is not None:
+                self.other.add(node.name)
+            pending.extend(ast.iter_child_nodes(node))
+
+    def of(self, name: str) -> list[ast.expr] | None:
+        """The values assigned to ``name``; None when it is bound any other way."""
+        return None if name in self.other else self.values.get(name, [])
 
 
 _sites: CallSites | None = None

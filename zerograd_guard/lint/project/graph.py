@@ -12,7 +12,7 @@ import hashlib
 import os
 import re
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,6 +77,15 @@ def _builds(text: str, name: str) -> bool:
 
 # Methods a call of an instance runs (``scaler(loss, opt)``, ``model(x)``): no text names them.
 INSTANCE_CALLS = frozenset({"__call__", "forward"})
+
+
+def uses_methods(text: str, methods: Iterable[str]) -> bool:
+    """Whether ``text`` may use an instance whose ``methods`` run a backward: it calls
+    one of them by name, or the instance runs one when called (``INSTANCE_CALLS``)."""
+    return any(
+        method in INSTANCE_CALLS or (method[:2] != "__" and f".{method}(" in text)
+        for method in methods
+    )
 
 
 def _children(paths: Iterable[str]) -> dict[str, set[str]]:
@@ -625,6 +634,26 @@ class Project:
             self.unsaved = True
         return known
 
+    def place(self, paths: Sequence[Path], jobs: int = 1) -> list[ProjectContext | None]:
+        """``context`` of each of ``paths``, in order; with ``jobs`` forked workers for a
+        large run (``forked.MIN_ITEMS`` files). A context is a function of the project
+        alone (``reaches``), so the workers' answers are the parent's; only the contexts
+        come back (what each worker remembered on the way is dropped with it)."""
+        from zerograd_guard.lint.forked import map_forked
+
+        missing = [
+            index
+            for index, path in enumerate(paths)
+            if (entry := self.entries.get(str(absolute(path)))) is not None
+            and entry.path not in self.contexts
+        ]
+        found = map_forked(lambda index: self.context(paths[missing[index]]), len(missing), jobs)
+        for context in found:
+            if context is not None:
+                self.contexts[context.path] = context
+                self.unsaved = True
+        return [self.context(path) for path in paths]
+
     def _context(self, entry: ModuleEntry) -> ProjectContext:
         # every finding needs a step in the loop's iteration: in the file's own text or in
         # what it calls
@@ -666,12 +695,15 @@ class Project:
         return found
 
     def fed_functions(self, entry: ModuleEntry) -> frozenset[str]:
-        """The looping top-level functions of ``entry`` that may be passed an instance
+        """The looping top-level functions of ``entry`` that are passed an instance
         whose methods run a backward, and may use it: the function's text calls one of
         those methods (``agent.update(``), or the class runs one when called
         (``__call__`` / ``forward``: ``loss_scaler(loss, optimizer)``; any call may be
-        of the parameter). An over-approximation from text (a candidate's and the fast
-        path's test: ``project.seeds``); the analysis asks ``call_sites`` exactly."""
+        of the parameter). A candidate's and the fast path's test (``project.seeds``):
+        first from text (the classes with such methods the callers build), then, for a
+        function that passes, from what every call passes (``call_sites``, the answer
+        the analysis reads): a looping helper that a script building a scaler calls
+        with other arguments (``create_loader(dataset, ...)``) is not fed."""
         known = self._fed.get(entry.path)
         if known is not None:
             return known
@@ -687,9 +719,7 @@ class Project:
             methods: set[str] = set()
             for caller in sites.callers(entry, name) or ():
                 methods |= self.built_backward_methods(caller.entry)
-            if methods & INSTANCE_CALLS or any(
-                f".{method}(" in own for method in methods if method[:2] != "__"
-            ):
+            if uses_methods(own, methods) and sites.fed_parameter(entry, name, own):
                 found.add(name)
         known = self._fed[entry.path] = frozenset(found)
         return known
