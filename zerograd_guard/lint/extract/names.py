@@ -392,12 +392,18 @@ callee as written (``evaluation``, ``utils.save``; None for a method called on t
 itself) and the parameter slot it lands in (a position, a keyword; None after ``*``)."""
 
 
-def handed_on(loop: Loop) -> frozenset[Handed]:
+def root_of(key: str) -> str:
+    """The name a key starts from: ``cfg`` of ``cfg.optim.lr`` and of ``cfgs[0].lr``."""
+    return key.partition(".")[0].partition("[")[0]
+
+
+def handed_on(loop: Loop) -> dict[str, frozenset[Handed]]:
     """What ``loop``'s body hands to calls, whose value the call may change: receivers of
     the methods it calls and what it passes (as written: ``cfg.optim`` of
-    ``update(cfg.optim)``, ``cfg`` of ``update(cfg)``), each with the call and slot.
-    Computed once per loop, from its syntax (calls the extractor drops as harmless count
-    too)."""
+    ``update(cfg.optim)``, ``cfg`` of ``update(cfg)``), each with the call and slot, by
+    the name each key starts from (``root_of``: a key read from another starts from the
+    same name). Computed once per loop, from its syntax (calls the extractor drops as
+    harmless count too)."""
     if loop.handed is None:
         found: set[Handed] = set()
         stack: list[cst.CSTNode] = [loop.node]
@@ -424,5 +430,8 @@ def handed_on(loop: Loop) -> frozenset[Handed]:
                         found.add((key, callee if slot is not None else None, slot))
             if type(item) not in LEAVES:
                 stack.extend(subnodes(item))
-        loop.handed = frozenset(found)
+        by_root: dict[str, set[Handed]] = {}
+        for handed in found:
+            by_root.setdefault(root_of(handed[0]), set()).add(handed)
+        loop.handed = {root: frozenset(keys) for root, keys in by_root.items()}
     return loop.handed

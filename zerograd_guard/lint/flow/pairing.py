@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from zerograd_guard.lint.extract.names import handed_on
+from zerograd_guard.lint.extract.names import handed_on, root_of
 from zerograd_guard.lint.flow.state import (
     Stale,
     StaleFresh,
@@ -111,8 +111,9 @@ def _may_change(name: str, loops: tuple[Loop, ...]) -> bool:
     nor can a function of the run that provably leaves that part of what it receives
     alone (project mode: ``evaluation(model, cfg)`` only reading ``cfg``'s attributes;
     ``Loop.changes``)."""
+    root = root_of(name)
     for loop in loops:
-        for key, callee, slot in handed_on(loop):
+        for key, callee, slot in handed_on(loop).get(root, ()):
             if not (_read_from(name, key) or _read_from(key, name)):
                 continue
             if not _left_alone(name, key, callee, slot, loop):

@@ -154,8 +154,8 @@ class Loop:
     once: bool = False
     has_step: bool = field(default=False)
     # what its body calls a method on or hands to a call, as written, with the call and
-    # slot (read on demand: ``extract.names.handed_on``)
-    handed: frozenset[tuple[str, str | None, int | str | None]] | None = field(
+    # slot, by the name each starts from (read on demand: ``extract.names.handed_on``)
+    handed: dict[str, frozenset[tuple[str, str | None, int | str | None]]] | None = field(
         default=None, repr=False
     )
     # project mode: what a callee of the file may change of an object it is handed, by
