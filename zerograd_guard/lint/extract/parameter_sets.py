@@ -29,7 +29,14 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
-from zerograd_guard.lint.extract.names import LEAVES, TupleElement, callee_name, key_of, subnodes
+from zerograd_guard.lint.extract.names import (
+    LEAVES,
+    TupleElement,
+    callee_name,
+    key_of,
+    root_of,
+    subnodes,
+)
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import Reach
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel, ValuePlace
@@ -136,9 +143,12 @@ _Item = tuple[cst.CSTNode, "FunctionModel | None", "ValuePlace | None"]
 class ReachTracer:
     """What a loss expression was computed from, in one file."""
 
-    def __init__(self, model: ModuleModel) -> None:
+    def __init__(self, model: ModuleModel, bound: FunctionModel | None = None) -> None:
         self.model = model
         self.module_functions = model.body.nested
+        # a function of the file whose returned value is traced for one call of it
+        # (``_returned``): its parameters are that call's arguments, followed there
+        self.bound = bound
         self._origins: dict[tuple[str, int], frozenset[str]] = {}
         # ``values`` per (key, id of scope, read point): traces of a file's losses and
         # the ``_instance`` checks ask for the same names again and again. The model does
@@ -147,9 +157,15 @@ class ReachTracer:
 
     def reach(self, loss: cst.BaseExpression, function: FunctionModel) -> Reach:
         modules: set[str] = set()
+        stack: list[_Item] = [(loss, function, function.value_order.get(id(loss)))]
+        complete = self._trace(stack, modules)
+        return Reach(self._with_origins(modules, function), complete)
+
+    def _trace(self, stack: list[_Item], modules: set[str]) -> bool:
+        """Follow ``stack`` to its leaves, adding the modules called on the way to
+        ``modules``; whether every leaf was followed."""
         complete = True
         seen: set[int] = set()
-        stack: list[_Item] = [(loss, function, function.value_order.get(id(loss)))]
         while stack:
             item = stack.pop()
             node = item[0]
@@ -157,7 +173,7 @@ class ReachTracer:
                 continue
             seen.add(id(node))
             if len(seen) > MAX_TRACE_NODES:
-                return Reach(frozenset(modules), False)
+                return False
             kind = type(node)
             if kind in CONSTANTS:
                 continue
@@ -174,7 +190,7 @@ class ReachTracer:
                 if _cut_elements(node):
                     continue  # ``{k: v.detach() for k, v in net.named_parameters()}``
             stack.extend(_children(item))
-        return Reach(self._with_origins(modules, function), complete)
+        return complete
 
     def reach_of_inputs(self, inputs: cst.BaseExpression, function: FunctionModel) -> Reach:
         """A backward restricted to ``inputs=`` (``loss.backward(inputs=list(g.parameters()))``)
@@ -216,7 +232,11 @@ class ReachTracer:
 
     def _leaf_known(self, name: str, scope: FunctionModel | None) -> bool:
         """A name nothing in the file assigns: data (a loop target, an import, a global
-        the file uses without defining), or unknown (a parameter: the caller's tensor)."""
+        the file uses without defining), or unknown (a parameter: the caller's tensor;
+        one of the helper traced for a call, ``bound``, is the call's argument, which
+        the caller follows)."""
+        if scope is not None and scope is self.bound and name in scope.params:
+            return True
         while scope is not None:
             if name in scope.params:
                 return False
@@ -349,6 +369,9 @@ class ReachTracer:
             return False
         if name in BUILTIN_FUNCTIONS:
             return True
+        helper = self._helper(name, scope)
+        if helper is not None and self.bound is None:
+            return self._returned(helper, node, scope, modules)  # type: ignore[arg-type]
         if (
             self._function(name, scope)
             or name in self.model.classes
@@ -359,6 +382,47 @@ class ReachTracer:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
         modules.add(name)  # ``model(x)``, ``criterion(out, y)``
         return self._instance(name, scope)
+
+    def _helper(self, name: str, scope: FunctionModel | None) -> FunctionModel | None:
+        """The function of this file ``name`` calls from ``scope`` (None: another)."""
+        while scope is not None:
+            if name in scope.nested:
+                return scope.nested[name]
+            scope = scope.parent
+        return self.module_functions.get(name)
+
+    def _returned(
+        self, helper: FunctionModel, call: cst.Call, scope: FunctionModel | None, modules: set[str]
+    ) -> bool:
+        """A call of ``helper``, a function of this file: what it returns is traced
+        through its ``return`` values with its parameters bound to the call's arguments
+        (``compute_gradient_penalty(discriminator, real)`` reaches ``discriminator``; the
+        arguments themselves are followed by the caller). A module it calls through a
+        parameter is the argument's; one of its own (a copy it makes, a global) is not
+        named here, so the answer is then incomplete, as it is for a generator, a
+        ``*args`` call, or a parameter left to its default. Followed one call deep."""
+        returned = _return_values(helper.node)
+        arguments = _bound_arguments(helper.node, call)
+        if not returned or arguments is None:
+            return False
+        tracer = ReachTracer(self.model, bound=helper)
+        tracer._values = self._values  # the same model: what names hold is shared
+        inner: set[str] = set()
+        order = helper.value_order
+        complete = tracer._trace(
+            [(value, helper, order.get(id(value))) for value in returned], inner
+        )
+        for module in inner:
+            root = root_of(module)
+            argument = arguments.get(root) if root in helper.params else None
+            key = key_of(argument) if argument is not None else None
+            if key is None:
+                complete = False  # the helper's own module, or an argument that names none
+                continue
+            mapped = key + module[len(root) :]
+            modules.add(mapped)
+            complete = complete and self._instance(root_of(mapped), scope)
+        return complete
 
     def contained(self, key: str, scope: FunctionModel, depth: int = 0) -> set[str]:
         """The modules ``key`` holds as a container (``nn.ModuleDict({"G": netG})``,
@@ -387,7 +451,10 @@ class ReachTracer:
         """Whether ``key`` holds an object this file builds (``Net()``, ``nn.MSELoss()``,
         ``copy.deepcopy(model)``): calling it runs that object's own parameters. A
         parameter, a global the file does not assign, an alias or a lambda may be any
-        callable, which may use any module."""
+        callable, which may use any module. A parameter of the helper traced for a call
+        (``bound``) holds the call's argument: the caller asks about that."""
+        if self.bound is not None and scope is self.bound and root_of(key) in scope.params:
+            return True
         values = self.values(key, scope)
         return values is not None and all(type(value[0]) is cst.Call for value in values[0])
 
@@ -455,6 +522,56 @@ def _other_arm(
 def _children(item: _Item) -> list[_Item]:
     node, scope, at = item
     return [(child, scope, at) for child in subnodes(node)]
+
+
+def _return_values(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The values ``node``'s ``return`` statements return (nested functions, classes
+    and lambdas apart); none for a generator (its call returns no such value)."""
+    found: list[cst.BaseExpression] = []
+    pending = list(subnodes(node))
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if kind in (cst.Yield, cst.Await):
+            return []
+        if kind is cst.Return:
+            if item.value is not None:  # type: ignore[attr-defined]
+                found.append(item.value)  # type: ignore[attr-defined]
+            continue
+        if kind not in LEAVES:
+            pending.extend(subnodes(item))
+    return found
+
+
+def _bound_arguments(
+    node: cst.CSTNode, call: cst.Call
+) -> dict[str, cst.BaseExpression | None] | None:
+    """Each parameter of the function ``node`` defines -> the argument ``call`` passes
+    it (None: left to its default); None when that is not known (``*args``, ``**kw``)."""
+    if type(node) is not cst.FunctionDef or node.asynchronous is not None:
+        return None  # a coroutine function's call returns no such value
+    params = node.params
+    positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    keywords = {p.name.value for p in params.params} | {p.name.value for p in params.kwonly_params}
+    bound: dict[str, cst.BaseExpression | None] = dict.fromkeys(
+        [*positional, *(p.name.value for p in params.kwonly_params)]
+    )
+    index = 0
+    for arg in call.args:
+        if arg.star:
+            return None
+        if arg.keyword is None:
+            if index >= len(positional):
+                return None
+            bound[positional[index]] = arg.value
+            index += 1
+        elif arg.keyword.value in keywords:
+            bound[arg.keyword.value] = arg.value
+        else:
+            return None
+    return bound
 
 
 def _same_parameters(value: cst.CSTNode) -> list[str]:

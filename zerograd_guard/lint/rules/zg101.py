@@ -30,11 +30,15 @@ applied, and names the optimizer and the line of that step.
 `optimizer.step()` (this also keeps gradient accumulation with
 `if (i + 1) % k == 0:` correct), or at the start of each iteration before `backward()`.
 A clear that runs only on some iterations (`if i % 10 == 0: zero_grad()`) while the
-step runs on every iteration is still this bug.
+step runs on every iteration is still this bug. When another model's loss also writes
+these gradients (a generator loss through an undetached discriminator), a clear after
+the step would leave that leak for the next step: clear right before this optimizer's
+own backward instead (no automatic fix is offered then).
 """
     fix_description = (
         "Safe: insert `<optimizer>.zero_grad()` on the line after the step, in the same block, "
-        "when the step and the backward are in the same function."
+        "when the step and the backward are in the same function and no other model's loss "
+        "writes these gradients."
     )
     VALID = (
         """\
@@ -204,6 +208,9 @@ for x, y in loader:
         if not by_backward:
             return
         leak_sites = model.observations.leak_sites
+        # optimizers another model's loss also leaks into (ZG104 holds back while this
+        # reports them): a clear after the step would leave that leak
+        leaked_into = {key for _, key in model.observations.cross_leaks}
         model.positions.compute(
             [
                 node
@@ -237,8 +244,16 @@ for x, y in loader:
                 f"applies them again"
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
-            hint = f"Call `{_clear_call(key)}` right after the step at {step_place}"
-            fix = _fix(model, backward, steps)
+            if key in leaked_into:
+                hint = (
+                    f"Call `{_clear_call(key)}` right before this backward(): another model's "
+                    f"loss also writes these gradients, which a clear after the step at "
+                    f"{step_place} would leave for this step"
+                )
+                fix = None
+            else:
+                hint = f"Call `{_clear_call(key)}` right after the step at {step_place}"
+                fix = _fix(model, backward, steps)
             yield model.finding(self.code, message, call or backward.node, fix, hint)
 
 
