@@ -62,6 +62,17 @@ MUTANTS = {
     ): {
         ("mmagic/models/base_models/base_gan.py", "optimizer_wrapper.backward(loss)", "ZG101"),
     },
+    # main.py builds TD3.TD3, OurDDPG.DDPG or DDPG.DDPG in the arms of one ``if`` and
+    # calls ``policy.train`` once per step: every class the branches build is judged
+    ("td3", "DDPG.py", "\t\tself.critic_optimizer.zero_grad()\n", ""): {
+        ("main.py", "policy.train(replay_buffer, args.batch_size)", "ZG101"),
+    },
+    ("td3", "OurDDPG.py", "\t\tself.actor_optimizer.zero_grad()\n", ""): {
+        ("main.py", "policy.train(replay_buffer, args.batch_size)", "ZG101"),
+    },
+    ("td3", "TD3.py", "\t\tself.critic_optimizer.zero_grad()\n", ""): {
+        ("main.py", "policy.train(replay_buffer, args.batch_size)", "ZG101"),
+    },
     # main.py hands the scaler it builds (utils.NativeScalerWithGradNormCount: backward
     # and step in its __call__) to engine.train_one_epoch, whose AMP branch only calls it
     (

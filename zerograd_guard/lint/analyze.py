@@ -13,6 +13,7 @@ from zerograd_guard.lint.cst_parse import parse_module
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.extract import build_model, resolve_module
 from zerograd_guard.lint.extract.positions import Positions
+from zerograd_guard.lint.extract.resolve import Choice
 from zerograd_guard.lint.findings import Finding
 from zerograd_guard.lint.flow import check_flow
 from zerograd_guard.lint.model.analysed import AnalyzedModule
@@ -25,6 +26,8 @@ from zerograd_guard.lint.rules.base import Rule
 # Long `elif` chains and long `a + b + ...` expressions are legitimately deep trees; the
 # walker bounds statement nesting itself (``nesting too deep to analyse``).
 RECURSION_LIMIT = 12_000
+# Analyses of one module beyond the first, for instances whose class a branch chooses.
+MAX_VARIANTS = 4
 _LOCATED = re.compile(r"(?:parser error: )?error at (\d+):(\d+): (.*)")
 
 
@@ -54,12 +57,14 @@ def analyse_module(
     source: str,
     options: AnalysisOptions = DEFAULT_OPTIONS,
     external: ExternalLookup | None = None,
+    chosen: dict[Choice, int] | None = None,
 ) -> AnalyzedModule:
     """Build, resolve and flow-check the event model of a parsed module; ``external``
-    (project mode) resolves names imported from other linted modules."""
+    (project mode) resolves names imported from other linted modules; ``chosen``: the
+    class each branch-chosen instance takes (``Resolver._chosen_instance``)."""
     model = build_model(module, options, project=external is not None, external=external)
     model.external = external
-    resolve_module(model, options)
+    choices = resolve_module(model, options, chosen)
     observations = check_flow(model, options.iteration_functions, source, options.hooked_iterations)
     positions = Positions(
         module,
@@ -84,6 +89,7 @@ def analyse_module(
         observations=observations,
         positions=positions,
         places=places,
+        choices=choices,
     )
 
 
@@ -110,14 +116,10 @@ def _analyze(
     module = parse_for_analysis(source)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, RECURSION_LIMIT))
-    analysed: AnalyzedModule | None = None
     try:
-        analysed = analyse_module(module, source, options, external)
-        findings = [
-            finding
-            for rule in (BUILTIN_RULES if rules is None else rules)
-            for finding in rule().check(analysed)
-        ]
+        findings, choices = _checked(module, source, options, rules, external)
+        for chosen in _variants(choices):
+            findings += _checked(module, source, options, rules, external, chosen)[0]
     except AnalysisError:
         raise
     except RecursionError:
@@ -128,7 +130,39 @@ def _analyze(
         ) from error
     finally:
         sys.setrecursionlimit(limit)
-        if analysed is not None:
-            analysed.model.release()  # findings hold no model objects
-    findings.sort(key=lambda finding: finding.sort_key)
-    return findings
+    # one finding per place and code (the first analysis's): variants judge the same lines
+    unique: dict[tuple[int, int, str], Finding] = {}
+    for finding in findings:
+        unique.setdefault((finding.line, finding.column, finding.code), finding)
+    return sorted(unique.values(), key=lambda finding: finding.sort_key)
+
+
+def _checked(
+    module: cst.Module,
+    source: str,
+    options: AnalysisOptions,
+    rules: Sequence[type[Rule]] | None,
+    external: ExternalLookup | None,
+    chosen: dict[Choice, int] | None = None,
+) -> tuple[list[Finding], dict[Choice, int]]:
+    """The rules' findings on one analysis of ``module``, and the choices it met."""
+    analysed = analyse_module(module, source, options, external, chosen)
+    try:
+        findings = [
+            finding
+            for rule in (BUILTIN_RULES if rules is None else rules)
+            for finding in rule().check(analysed)
+        ]
+    finally:
+        analysed.model.release()  # findings hold no model objects
+    return findings, analysed.choices
+
+
+def _variants(choices: dict[Choice, int]) -> list[dict[Choice, int]]:
+    """The other analyses a module's branch-chosen instances need: each choice's other
+    classes, one at a time (the rest at their first), at most ``MAX_VARIANTS``. Each is
+    one configuration of the program, so its findings are findings of the program."""
+    found = [
+        {choice: index} for choice, count in sorted(choices.items()) for index in range(1, count)
+    ]
+    return found[:MAX_VARIANTS]

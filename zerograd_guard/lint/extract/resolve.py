@@ -86,10 +86,21 @@ class Holds:
     class_name: str | None = None
 
 
+Choice = tuple[str, str]
+"""A name whose class a branch chooses: the qualified name of the function that
+assigns it, and the name (``("main", "policy")``)."""
+
+
 class Resolver:
-    def __init__(self, model: ModuleModel, options: AnalysisOptions) -> None:
+    def __init__(
+        self, model: ModuleModel, options: AnalysisOptions, chosen: dict[Choice, int] | None = None
+    ) -> None:
         self.model = model
         self.options = options
+        # which class each choice takes in this resolution (default: its first branch's),
+        # and how many classes each choice met has (``choices``)
+        self.chosen = chosen or {}
+        self.choices: dict[Choice, int] = {}
         self.reach = ReachTracer(model)
         self.backwards: list[tuple[Event, FunctionModel]] = []  # their reach is set last
         self.duck_types: dict[str, str] = {}
@@ -133,6 +144,36 @@ class Resolver:
         if depth == 0:
             self._held[key, function] = held
         return held
+
+    def _chosen_instance(self, key: str, scope: FunctionModel, depth: int) -> Holds | None:
+        """What plain name ``key`` holds when the arms of one ``if`` assign it instances of
+        different classes (``policy = TD3(...)`` / ``policy = DDPG(...)``): a choice of
+        configuration, made once per call of ``scope``. This resolution reads the class
+        ``chosen`` says (the first branch's by default) and records how many there are, so
+        the analysis can judge the function once per class. None: no such choice (one
+        class, or assignments that may run one after the other: a rebinding)."""
+        values = scope.assignments.get(key, ())
+        if len(values) < 2 or "." in key or "[" in key or key in scope.shared_names:
+            return None
+        instances: list[tuple[Holds, tuple]] = []
+        for value in values:
+            held = self.classify(value, key, scope, depth)
+            if held.kind == INSTANCE and held.class_name is not None:
+                place = scope.value_order.get(id(value))
+                if place is None:
+                    return None
+                instances.append((held, place[2]))
+        classes = list(dict.fromkeys(held.class_name for held, _ in instances))
+        if len(classes) < 2:
+            return None
+        for index, (_, arms) in enumerate(instances):
+            for _, other in instances[index + 1 :]:
+                if not _exclusive(arms, other):
+                    return None
+        choice = (scope.qualname, key)
+        self.choices[choice] = len(classes)
+        picked = classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
+        return next(held for held, _ in instances if held.class_name == picked)
 
     def _used_as_optimizer(self, key: str, function: FunctionModel) -> bool:
         """Whether parameter ``key`` of ``function`` holds an optimizer by how the function
@@ -186,6 +227,9 @@ class Resolver:
             return self._member(key, function, depth)
         scope: FunctionModel | None = function
         while scope is not None:
+            chosen = self._chosen_instance(key, scope, depth)
+            if chosen is not None:
+                return chosen
             for value in scope.assignments.get(key, ()):
                 held = self.classify(value, key, scope, depth)
                 if held.kind is not None:
@@ -1063,9 +1107,21 @@ def _return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
     return found
 
 
-def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
-    """Resolve every function's raw events in place."""
-    resolver = Resolver(model, options)
+def _exclusive(first: tuple, second: tuple) -> bool:
+    """Whether two assignments placed in ``if`` arms ``first`` and ``second``
+    (``ValuePlace``'s arms: (the ``if``, the arm taken, in a loop)) are in different arms
+    of one ``if`` outside any loop: at most one of them runs."""
+    taken = {node: arm for node, arm, looped in first if not looped}
+    return any(not looped and node in taken and taken[node] != arm for node, arm, looped in second)
+
+
+def resolve_module(
+    model: ModuleModel, options: AnalysisOptions, chosen: dict[Choice, int] | None = None
+) -> dict[Choice, int]:
+    """Resolve every function's raw events in place, a branch-chosen instance as
+    ``chosen`` says (``Resolver._chosen_instance``); returns the choices met, each with
+    its number of classes."""
+    resolver = Resolver(model, options, chosen)
     for function in model.functions:
         resolver.duck_types = resolver.duck_typed(function)
         resolver.resolve_block(function.body, function)
@@ -1078,6 +1134,7 @@ def resolve_module(model: ModuleModel, options: AnalysisOptions) -> None:
                 event.reach = resolver.reach.reach(event.loss, function)  # type: ignore[arg-type]
             else:  # ``backward(inputs=...)`` writes those parameters' gradients only
                 event.reach = resolver.reach.reach_of_inputs(inputs, function)
+    return resolver.choices
 
 
 def _effects(statements: list[Statement]) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.findings import Finding, Fix
@@ -36,6 +36,8 @@ class AnalyzedModule:
     observations: Observations
     positions: Positions
     places: ForeignPlaces | None = None
+    # names whose class a branch chooses, with how many classes (``resolve_module``)
+    choices: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def is_foreign(self, node: cst.CSTNode) -> bool:
         """Whether ``node`` is in another module (no fix may edit it from here)."""
