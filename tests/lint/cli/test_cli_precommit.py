@@ -1,4 +1,4 @@
-"""The real ``pre-commit try-repo`` against this checkout: a buggy loop fails, a fixed one passes.
+"""The real ``pre-commit`` against this checkout: a buggy loop fails, a fixed one passes.
 
 pre-commit installs hooks from committed files, so the package as it is in the
 working tree is copied into a temporary git repository and committed first.
@@ -56,7 +56,9 @@ def _snapshot_checkout(destination: Path) -> None:
     _git("commit", "-q", "--no-verify", "-m", "snapshot", cwd=destination)
 
 
-def test_try_repo_fails_a_buggy_commit_and_passes_a_fixed_one(tmp_path):
+def test_hook_fails_a_buggy_commit_and_passes_a_fixed_one(tmp_path):
+    """The documented configuration (``repo`` and ``rev``): the hook's environment is
+    built once and reused by the three runs; ``try-repo`` (also documented) once."""
     hook_repo, user_repo = tmp_path / "hook", tmp_path / "user"
     hook_repo.mkdir()
     user_repo.mkdir()
@@ -67,11 +69,18 @@ def test_try_repo_fails_a_buggy_commit_and_passes_a_fixed_one(tmp_path):
         "NO_COLOR": "1",
     }
     _snapshot_checkout(hook_repo)
+    rev = _git("rev-parse", "HEAD", cwd=hook_repo).strip()
     _git("init", "-q", cwd=user_repo)
+    config = (
+        f"repos:\n  - repo: {hook_repo.as_posix()}\n    rev: {rev}\n"
+        "    hooks:\n      - id: zerograd-lint\n"
+    )
+    write(user_repo, ".pre-commit-config.yaml", config)
+    _git("add", ".pre-commit-config.yaml", cwd=user_repo)
 
-    def try_repo() -> subprocess.CompletedProcess[str]:
+    def pre_commit(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "zerograd-lint"],
+            [sys.executable, "-m", "pre_commit", *args],
             cwd=user_repo,
             env=env,
             capture_output=True,
@@ -82,18 +91,21 @@ def test_try_repo_fails_a_buggy_commit_and_passes_a_fixed_one(tmp_path):
 
     write(user_repo, "notes.txt", "no Python staged yet\n")
     _git("add", "notes.txt", cwd=user_repo)
-    empty = try_repo()
+    empty = pre_commit("run")
     assert empty.returncode == 0, empty.stdout + empty.stderr
     assert "no files to check" in empty.stdout
 
     write(user_repo, "train.py", BUGGY)
     _git("add", "train.py", cwd=user_repo)
-    failed = try_repo()
+    failed = pre_commit("run")
     assert failed.returncode == 1, failed.stdout + failed.stderr
     assert "train.py:10:9: ZG101" in failed.stdout
+    tried = pre_commit("try-repo", str(hook_repo), "zerograd-lint")
+    assert tried.returncode == 1, tried.stdout + tried.stderr
+    assert "train.py:10:9: ZG101" in tried.stdout
 
     write(user_repo, "train.py", CORRECT)
     _git("add", "train.py", cwd=user_repo)
-    passed = try_repo()
+    passed = pre_commit("run")
     assert passed.returncode == 0, passed.stdout + passed.stderr
     assert "Passed" in passed.stdout
