@@ -125,6 +125,62 @@ _STEP_FUNCTION = {
 }
 
 
+_CHECKPOINT_MODULE = {
+    "ckpt.py": """\
+        import torch
+
+
+        class CheckpointFunction(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, run, *args):
+                return run(*args)
+
+            @staticmethod
+            def backward(ctx, *grads):
+                torch.autograd.backward(ctx.outputs, grads)
+
+
+        class Trainer:
+            def fit(self, loss):
+                loss.backward()
+
+
+        def checkpoint(run, *args):
+            return CheckpointFunction.apply(run, *args)
+
+
+        def fit_with(trainer_loss):
+            return Trainer.fit(None, trainer_loss)
+        """,
+}
+
+
+def test_reading_a_method_of_a_class_runs_that_method_only(tmp_path):
+    # torch.utils.checkpoint: ``CheckpointFunction.apply(...)`` runs the autograd
+    # Function's ``forward`` (its ``backward`` runs inside autograd): it reaches no
+    # backward. On the installed torch and transformers this spread a backward to every
+    # model that checkpoints, and project mode analysed four 50-100 KB files for it.
+    project = _project(tmp_path, _CHECKPOINT_MODULE)
+    assert not _reaches(project, tmp_path, "ckpt.py", "checkpoint", "backward")
+    assert _reaches(project, tmp_path, "ckpt.py", "fit_with", "backward")
+
+
+def test_a_module_a_docstring_names_runs_nothing(tmp_path):
+    documented = '''\
+        import steps
+
+        def documented(x):
+            """Like :func:`steps.run_batch`, without the backward."""
+            return x
+
+        def runs(model, x):
+            steps.run_batch(model, x)
+        '''
+    project = _project(tmp_path, {**_STEP_FUNCTION, "user.py": documented})
+    assert not _reaches(project, tmp_path, "user.py", "documented", "backward")
+    assert _reaches(project, tmp_path, "user.py", "runs", "backward")
+
+
 def test_a_loop_file_without_any_step_is_not_a_candidate(tmp_path):
     # every finding needs a step in the iteration: a loop that calls a backward in
     # another module and steps nowhere is not analysed

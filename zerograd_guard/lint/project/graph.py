@@ -360,8 +360,18 @@ class Project:
         links = self.links(entry, name)
         if links is None:
             return None
-        for used, called in self._used(entry, name, links):
+        read_only = dict(links.read_only)
+        for used, called, read in self._used(entry, name, links, read_only):
             if not called and self.is_class(used):
+                continue
+            if read is not None and flag == "backward" and self.is_class(used):
+                # ``Cls.apply(...)``: only the methods read run (an autograd Function's
+                # ``backward`` runs inside autograd, not from here)
+                used_entry = self.entries[used[0]]
+                if self.loadable(used_entry, used[1]) and (
+                    read & self._backward_methods(used_entry, used[1])
+                ):
+                    return 1
                 continue
             if self._own(used, flag):
                 return 1
@@ -402,26 +412,36 @@ class Project:
         return self.entries[node[0]].definitions[node[1]].is_class
 
     def _used(
-        self, entry: ModuleEntry, name: str, definition: Links
-    ) -> Iterable[tuple[tuple[str, str], bool]]:
+        self,
+        entry: ModuleEntry,
+        name: str,
+        definition: Links,
+        read_only: dict[str, frozenset[str]],
+    ) -> Iterable[tuple[tuple[str, str], bool, frozenset[str] | None]]:
         """The linted definitions ``definition`` refers to, each with whether it calls
-        it (or derives from it: ``Definition.calls``; only a class needs the answer)."""
+        it (or derives from it: ``Definition.calls``; only a class needs the answer),
+        and, for a name only read attributes of (``read_only``), those attributes
+        (None: it may run anything of it)."""
         for ref in definition.refs:
             if ref in entry.definitions:
                 if ref != name:
-                    yield (entry.path, ref), ref in definition.calls
+                    yield (entry.path, ref), ref in definition.calls, read_only.get(ref)
             elif ref in entry.imports:
                 target = self.resolve_local(entry, ref)
                 if target is None:
                     continue
-                if target.attribute:
-                    yield (target.entry.path, target.attribute[0]), ref in definition.calls
+                if len(target.attribute) == 1:
+                    node = (target.entry.path, target.attribute[0])
+                    yield node, ref in definition.calls, read_only.get(ref)
+                elif target.attribute:  # ``from m import Cls`` is not this; a deeper name
+                    node = (target.entry.path, target.attribute[0])
+                    yield node, ref in definition.calls, None
                 else:  # a module: what its chains reach (one only passed on stays unknown)
                     yield from self._reached_through(entry, ref, definition.import_uses)
 
     def _reached_through(
         self, entry: ModuleEntry, module: str, uses: frozenset[str]
-    ) -> Iterable[tuple[tuple[str, str], bool]]:
+    ) -> Iterable[tuple[tuple[str, str], bool, frozenset[str] | None]]:
         """The definitions a definition reaches through the imported module name
         ``module``, by its ``module.attr...`` chains (a submodule named whole: all of it)."""
         prefix = module + "."
@@ -434,10 +454,12 @@ class Project:
             if target.attribute:
                 # ``mod.Cls(...)``, a base class, ``mod.Cls.method``: code of it runs
                 called = use.endswith("(") or len(target.attribute) > 1
-                yield (target.entry.path, target.attribute[0]), called
+                # ``mod.Cls.method(...)``: that method of it
+                read = frozenset(target.attribute[1:2]) if len(target.attribute) > 1 else None
+                yield (target.entry.path, target.attribute[0]), called, read
             else:
                 yield from (
-                    ((target.entry.path, other), True) for other in target.entry.definitions
+                    ((target.entry.path, other), True, None) for other in target.entry.definitions
                 )
 
     def calls_elsewhere(self, entry: ModuleEntry, flag: str = "backward") -> bool:

@@ -139,6 +139,9 @@ class Links:
     # the imported names and the module's classes among ``refs`` that it calls (``name(``)
     # or, a class, derives from
     calls: frozenset[str] = frozenset()
+    # names of ``calls`` it only reads attributes of (``Cls.apply(...)``: no ``Cls(``,
+    # no base), with those attributes: only what they name runs
+    read_only: tuple[tuple[str, frozenset[str]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -433,12 +436,17 @@ def definition_links(text: str, entry: ModuleEntry, name: str) -> Links:
         refs = frozenset(_IDENTIFIER.findall(text, start, end))
     else:
         refs = _shared_names(text, start, end, imports)
+    # what the definition runs is read from its code: a module or class a docstring
+    # names (``torch.utils.checkpoint``) runs nothing
+    code = code_only(text[start:end])
+    calls = _calls(
+        code, 0, len(code), definition.is_class, refs & (frozenset(imports) | entry.classes)
+    )
     return Links(
         refs=refs,
-        import_uses=_import_uses(text, start, end, imports),
-        calls=_calls(
-            text, start, end, definition.is_class, refs & (frozenset(imports) | entry.classes)
-        ),
+        import_uses=_import_uses(code, 0, len(code), imports),
+        calls=calls,
+        read_only=_read_only(code, 0, len(code), definition.is_class, calls),
     )
 
 
@@ -482,6 +490,26 @@ def _calls(
         if header is not None:
             called.update(_IDENTIFIER.findall(header[1]))
     return frozenset(called)
+
+
+def _read_only(
+    text: str, start: int, end: int, is_class: bool, calls: frozenset[str]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The capitalised names of ``calls`` a definition only reads attributes of (never
+    ``name(``, not a base of its class header), each with the attributes read."""
+    bases: set[str] = set()
+    if is_class:
+        header = _CLASS_HEADER.match(text, start, end)
+        if header is not None:
+            bases.update(_IDENTIFIER.findall(header[1]))
+    found = []
+    for name in sorted(calls):
+        if not name[:1].isupper() or name in bases or text.find(f"{name}(", start, end) >= 0:
+            continue
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\.\s*([A-Za-z_]\w*)")
+        read = frozenset(match[1] for match in pattern.finditer(text, start, end))
+        found.append((name, read))
+    return tuple(found)
 
 
 def _import_uses(text: str, start: int, end: int, imports: dict[str, str]) -> frozenset[str]:
