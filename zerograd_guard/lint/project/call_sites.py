@@ -53,6 +53,7 @@ class CallSites:
         self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], Target | None] = {}
+        self._callers: dict[tuple[str, str], list[Caller] | None] = {}
         self._indexed: dict[str, _Uses] = {}  # for the trees kept
 
     # -- callers ----------------------------------------------------------------------
@@ -68,7 +69,14 @@ class CallSites:
 
     def callers(self, entry: ModuleEntry, function: str) -> list[Caller] | None:
         """The files that may call top-level function ``function`` of ``entry`` (its own
-        module first); None: too many to read."""
+        module first); None: too many to read. Asked again for each question about the
+        function (candidacy, the fast path's seeds, each parameter, the cache key)."""
+        key = (entry.path, function)
+        if key not in self._callers:
+            self._callers[key] = self._find_callers(entry, function)
+        return self._callers[key]
+
+    def _find_callers(self, entry: ModuleEntry, function: str) -> list[Caller] | None:
         found = [Caller(entry, function)]
         by_last = self._imports_by_last()
         module_last = (entry.name or "").rpartition(".")[2]
