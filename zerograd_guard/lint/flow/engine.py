@@ -993,7 +993,7 @@ class FlowEngine:
                 and statement.atom is not None
                 and statement.atom.accumulation
                 and (frame.tag, statement.atom, statement.negated) in state.assumptions
-                and self.has_step(statement.body)
+                and self._may_step(statement.body, key, frame)
             ):
                 self.observations.broken_windows.setdefault(clear, (key, loop))
                 return
@@ -1277,6 +1277,28 @@ class FlowEngine:
 
     def has_step(self, statements: list[Statement]) -> bool:
         return self.contains(statements, EventKind.STEP)
+
+    def _may_step(self, statements: list[Statement], key: str, frame: _Frame) -> bool:
+        """Whether ``statements`` (in ``frame``) may step optimizer ``key``: a step of it
+        (or of optimizers not named, an engine's, a configured step call), or a call
+        that steps anything. A lazily regularised GAN's ``if i % 16 == 0:`` that steps
+        only the discriminator gates no window of the generator's optimizer."""
+        for event in events_of(statements):
+            if event.kind == EventKind.STEP:
+                if (
+                    event.engine
+                    or event.callee_name == CONFIGURED_STEP
+                    or ALL in event.optimizers
+                    or key in {frame.map(name) for name in event.optimizers}
+                ):
+                    return True
+            elif (
+                event.kind == EventKind.CALL
+                and event.callee is not None
+                and self.contains(event.callee.body, EventKind.STEP, 1)
+            ):
+                return True
+        return False
 
     def contains(self, statements: list[Statement], kind: EventKind, depth: int = 0) -> bool:
         """Whether ``statements`` hold an event of ``kind`` (calls followed)."""
