@@ -349,7 +349,12 @@ class ReachTracer:
                 return True
             receiver_key = key_of(receiver)
             known = False
-            if receiver_key is not None and receiver_key not in ("self", "cls"):
+            submodule = None
+            if key is not None and receiver_key is not None:
+                submodule = self._submodule(receiver_key, name, scope)
+            if submodule is not None:
+                known = submodule  # ``ac.pi(obs)``: the submodule runs, not ``ac.v``
+            elif receiver_key is not None and receiver_key not in ("self", "cls"):
                 modules.add(receiver_key)  # ``model.forward(x)``, ``dist.log_prob(a)``
                 known = self._instance(receiver_key, scope)
             elif type(receiver) is cst.Call:
@@ -382,6 +387,49 @@ class ReachTracer:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
         modules.add(name)  # ``model(x)``, ``criterion(out, y)``
         return self._instance(name, scope)
+
+    def _submodule(self, receiver: str, attribute: str, scope: FunctionModel | None) -> bool | None:
+        """Whether ``receiver.attribute(...)`` calls a module the receiver holds, not a
+        method of it: ``receiver`` holds instances of classes of the file only, each of
+        which assigns ``self.attribute`` and defines no method of that name (its bases'
+        in the file included). Then only that submodule's parameters run (an actor-critic's
+        ``ac.pi(obs)`` does not reach ``ac.v``). Returns whether every value assigned to
+        the attribute is built by a call (the answer's completeness); None: not known to
+        be a submodule."""
+        if receiver in ("self", "cls"):
+            return None
+        values = self.values(receiver, scope)
+        if values is None or not values[0]:
+            return None
+        built = True
+        for value, _, _ in values[0]:
+            if type(value) is not cst.Call:
+                return None
+            info = self.model.classes.get(callee_name(value.func) or "")
+            if info is None:
+                return None
+            assigned = self._attribute_values(info, attribute)
+            if assigned is None:
+                return None
+            built = built and all(type(v) is cst.Call for v in assigned)
+        return built
+
+    def _attribute_values(self, info: ClassInfo, attribute: str) -> list[cst.BaseExpression] | None:
+        """What the class (and its bases of the file) assigns to ``self.attribute``; None
+        when a method of that name is defined or nothing assigns it."""
+        values: list[cst.BaseExpression] = []
+        pending, seen = [info], set()
+        while pending:
+            current = pending.pop()
+            if current.name in seen:
+                continue
+            seen.add(current.name)
+            if attribute in current.methods:
+                return None
+            for value in current.attributes.get(attribute, ()):
+                values.append(value.value if isinstance(value, TupleElement) else value)
+            pending.extend(c for base in current.bases if (c := self.model.classes.get(base)))
+        return values or None
 
     def _helper(self, name: str, scope: FunctionModel | None) -> FunctionModel | None:
         """The function of this file ``name`` calls from ``scope`` (None: another)."""
