@@ -62,6 +62,25 @@ MUTANTS = {
     ): {
         ("mmagic/models/base_models/base_gan.py", "optimizer_wrapper.backward(loss)", "ZG101"),
     },
+    # train(args, loader, generator, discriminator, g_optim, d_optim, ...) clears with
+    # module clears; its one caller builds each optimizer over the module it passes
+    # beside it, so generator.zero_grad() does not clear d_optim
+    (
+        "stylegan2",
+        "train.py",
+        "        discriminator.zero_grad()\n        d_loss.backward()\n",
+        "        d_loss.backward()\n",
+    ): {
+        ("train.py", "        d_loss.backward()", "ZG101"),
+    },
+    (
+        "stylegan2",
+        "train.py",
+        "        generator.zero_grad()\n        g_loss.backward()\n",
+        "        g_loss.backward()\n",
+    ): {
+        ("train.py", "        g_loss.backward()", "ZG101"),
+    },
     # main.py builds TD3.TD3, OurDDPG.DDPG or DDPG.DDPG in the arms of one ``if`` and
     # calls ``policy.train`` once per step: every class the branches build is judged
     ("td3", "DDPG.py", "\t\tself.critic_optimizer.zero_grad()\n", ""): {

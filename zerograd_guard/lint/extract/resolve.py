@@ -141,6 +141,8 @@ class Resolver:
         held = found if found is not None and found.kind is not None else self._by_name(key)
         if held.kind is None and self._used_as_optimizer(key, function):
             held = Holds(OPTIMIZER, key)
+        if held.kind == OPTIMIZER and held.tie is None:
+            held = Holds(OPTIMIZER, held.canonical, self._tied_by_callers(key, function))
         if depth == 0:
             self._held[key, function] = held
         return held
@@ -174,6 +176,25 @@ class Resolver:
         self.choices[choice] = len(classes)
         picked = classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
         return next(held for held, _ in instances if held.class_name == picked)
+
+    def _tied_by_callers(self, key: str, function: FunctionModel) -> ModuleGroups | None:
+        """For an optimizer that is a parameter of a top-level function (unannotated, not
+        rebound in it): the module parameter every caller passes the module it was built
+        over (project mode, ``project.call_sites``): stylegan2's ``train(...,
+        discriminator, ..., d_optim)``. None: unknown."""
+        external = self.model.external
+        if (
+            external is None
+            or not function.top_level
+            or key not in function.params
+            or key in function.param_annotations
+            or key in function.assignments
+        ):
+            return None
+        module = external.parameter_module(function.name, key)
+        if module is None or module not in function.params or module in function.assignments:
+            return None
+        return (frozenset(self.reach.origins(module, function)),)
 
     def _used_as_optimizer(self, key: str, function: FunctionModel) -> bool:
         """Whether parameter ``key`` of ``function`` holds an optimizer by how the function

@@ -54,6 +54,7 @@ class CallSites:
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], Target | None] = {}
         self._callers: dict[tuple[str, str], list[Caller] | None] = {}
+        self._modules: dict[tuple[str, str, str], str | None] = {}
         self._indexed: dict[str, _Uses] = {}  # for the trees kept
 
     # -- callers ----------------------------------------------------------------------
@@ -110,6 +111,59 @@ class CallSites:
             ):
                 return True
         return False
+
+    def parameter_module(self, entry: ModuleEntry, function: str, param: str) -> str | None:
+        """The parameter of top-level ``function`` of ``entry`` to which every call
+        passes the module whose parameters the optimizer it passes to ``param`` was built
+        over (``d_optim = optim.Adam(discriminator.parameters())``, then ``train(...,
+        discriminator, ..., d_optim)``); None: unknown."""
+        key = (entry.path, function, f"<module of {param}>")
+        if key not in self._modules:
+            self._modules[key] = self._parameter_module(entry, function, param)
+        return self._modules[key]
+
+    def _parameter_module(self, entry: ModuleEntry, function: str, param: str) -> str | None:
+        callers = self.callers(entry, function)
+        own = self.tree(entry)
+        definition = top_level_function(own, function) if own is not None else None
+        if callers is None or definition is None:
+            return None
+        args = definition.args
+        slots = {
+            name: slot
+            for name in (a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+            if (slot := _slot(args, name)) is not None
+        }
+        if param not in slots:
+            return None
+        agreed: str | None = None
+        count = 0
+        for caller in callers:
+            tree = self.tree(caller.entry)
+            if tree is None:
+                return None
+            uses = self._uses(caller.entry, tree)
+            sites = uses.sites(caller.written)
+            if sites is None:
+                return None
+            for scope, call in sites:
+                count += 1
+                if count > MAX_CALLS:
+                    return None
+                module = _optimized_module(_argument(call, slots[param]), scope, tree, uses)
+                if module is None:
+                    return None
+                passed = [
+                    name
+                    for name, slot in slots.items()
+                    if name != param
+                    and isinstance(argument := _argument(call, slot), ast.Name)
+                    and argument.id == module
+                ]
+                if len(passed) != 1 or (agreed is not None and passed[0] != agreed):
+                    return None
+                agreed = passed[0]
+        return agreed
 
     def parameter_class(self, entry: ModuleEntry, function: str, param: str) -> Target | None:
         """The linted class every call of ``function`` (top-level in ``entry``) passes
@@ -292,6 +346,60 @@ def _argument(call: ast.Call, slot: _Slot) -> ast.expr | None:
             if index == slot.position:
                 return value
     return None  # left to its default, or passed through ``**kwargs``
+
+
+# optimizer classes ``_optimized_module`` knows by their last name (``optim.Adam``)
+_OPTIMIZER_NAMES = frozenset(
+    {
+        "SGD", "Adam", "AdamW", "Adamax", "Adagrad", "Adadelta", "RMSprop", "Rprop", "NAdam",
+        "RAdam", "ASGD", "LBFGS", "SparseAdam", "Adafactor", "Lion",
+    }
+)  # fmt: skip
+
+
+def _optimized_module(
+    argument: ast.expr | None, scope: ast.AST, tree: ast.Module, uses: _Uses
+) -> str | None:
+    """The name of the module an optimizer argument was built over: a name bound (in
+    its scope, else at module level) only by ``Optimizer(module.parameters(), ...)``,
+    ``module`` a plain name bound at most once other than by wrapping itself
+    (``module = DDP(module)``, ``module = module.to(device)``); None otherwise."""
+    if not isinstance(argument, ast.Name):
+        return None
+    found: set[str] = set()
+    holder = None
+    for holder in (scope, tree) if scope is not tree else (tree,):
+        values = uses.bindings(holder).of(argument.id)
+        if values is None:
+            return None
+        if values:
+            break
+    else:
+        return None
+    for value in values:
+        if not (
+            isinstance(value, ast.Call)
+            and (_written(value.func) or "").rpartition(".")[2] in _OPTIMIZER_NAMES
+            and value.args
+            and isinstance(first := value.args[0], ast.Call)
+            and isinstance(first.func, ast.Attribute)
+            and first.func.attr == "parameters"
+            and isinstance(first.func.value, ast.Name)
+        ):
+            return None
+        found.add(first.func.value.id)
+    if len(found) != 1:
+        return None
+    module = found.pop()
+    module_values = uses.bindings(holder).of(module)  # type: ignore[arg-type]
+    if module_values is None:
+        return None
+    fresh = [
+        v
+        for v in module_values
+        if module not in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)}
+    ]
+    return module if len(fresh) <= 1 else None
 
 
 _NONE = "None"  # what ``_constructed`` says of ``None``

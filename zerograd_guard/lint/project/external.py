@@ -223,6 +223,16 @@ class ProjectLookup:
             self._classes[name] = None if found is None else flattened(found[0], found[1][0])
         return name if self._classes[name] is not None else None
 
+    def parameter_module(self, function: str, param: str) -> str | None:
+        """The parameter of the analysed file's top-level ``function`` that every call
+        passes the module the optimizer it passes to ``param`` steps
+        (``project.call_sites``); None: unknown."""
+        if self.depth:
+            return None
+        from zerograd_guard.lint.project.call_sites import for_project
+
+        return for_project(self.loader.project).parameter_module(self.entry, function, param)
+
     def changed_parts(self, callee: str, slot: int | str) -> frozenset[str] | None:
         """What the function ``callee`` (as written here) may change of what it is
         handed in ``slot`` (``project.summaries``); None: unknown."""
