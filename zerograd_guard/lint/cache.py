@@ -1,9 +1,10 @@
 """Per-file result cache.
 
 An entry holds the analyzer's findings for one analysed text. Its key is the
-SHA-256 of the text, the tool version, the Python version (whether a fix can be
-checked depends on its grammar) and the effective configuration (analysis
-options and the rule set), so any change to one of them misses. Entries are
+SHA-256 of the text, the tool version and a digest of the analyzer's source
+(``_version.analyzer``), the Python version (whether a fix can be checked depends on
+its grammar) and the effective configuration (analysis options and the rule set), so
+any change to one of them misses. Entries are
 written atomically (temporary file + rename), so concurrent runs never see a
 torn entry; an entry that cannot be read, parsed, does not carry its own key, or
 whose findings do not match the digest stored with them (a corrupted or edited
@@ -25,7 +26,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from zerograd_guard._version import __version__
+from zerograd_guard._version import analyzer
 from zerograd_guard.lint.findings import Edit, Finding, Fix
 
 DEFAULT_DIRNAME = ".zerograd_cache"
@@ -39,7 +40,7 @@ _PYTHON = "{}.{}".format(*sys.version_info[:2])
 
 def cache_key(text: str, config_key: str) -> str:
     digest = hashlib.sha256()
-    for part in (_FORMAT, __version__, _PYTHON, config_key, text):
+    for part in (_FORMAT, analyzer(), _PYTHON, config_key, text):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()

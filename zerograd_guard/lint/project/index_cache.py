@@ -1,9 +1,10 @@
 """The project index of the last run, kept in the cache folder, so a warm run does not
 scan unchanged files again (it still reads and hashes them: the digest decides).
 
-One JSON file per tool version and set of configured markers; an entry is reused only
-when its file's digest and module names are unchanged. A file that cannot be read or
-parsed is ignored and rewritten, never trusted (JSON, not pickle: nothing in it runs).
+One JSON file per analyzer (``_version.analyzer``) and set of configured markers; an
+entry is reused only when its file's digest and module names are unchanged. A file that
+cannot be read or parsed is ignored and rewritten, never trusted (JSON, not pickle:
+nothing in it runs).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from zerograd_guard._version import __version__
+from zerograd_guard._version import analyzer
 from zerograd_guard.lint.project.graph import ProjectContext
 from zerograd_guard.lint.project.index import Definition, ModuleEntry
 
@@ -25,7 +26,7 @@ _FORMAT = "12"
 
 
 def _file(directory: Path, markers: tuple[str, ...]) -> Path:
-    digest = hashlib.sha256("\0".join((_FORMAT, __version__, *markers)).encode()).hexdigest()
+    digest = hashlib.sha256("\0".join((_FORMAT, analyzer(), *markers)).encode()).hexdigest()
     return directory / "project" / f"index-{digest[:16]}.json"
 
 
