@@ -590,12 +590,26 @@ _DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
 
 
 def _backward_methods(segment: str, extra: bool) -> frozenset[str]:
+    """The methods of a class (its text ``segment``) whose own text has a backward, and
+    those that call one of them on ``self`` (``optimize_parameters`` calling
+    ``self.backward_G()``, pytorch-CycleGAN's layout): calling either runs a backward."""
     if not extra and _BACKWARD_LITERAL not in segment:
         return frozenset()  # no method's text can hold a backward marker
     found = list(_METHOD.finditer(segment))
     names = set()
+    spans = {}
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(segment)
+        spans[match[1]] = (match.start(), end)
         if extra or BACKWARD_MARKERS.search(segment, match.start(), end) is not None:
             names.add(match[1])
+    changed = bool(names)
+    while changed:
+        changed = False
+        for name, (start, end) in spans.items():
+            if name not in names and any(
+                segment.find(f"self.{called}(", start, end) >= 0 for called in names
+            ):
+                names.add(name)
+                changed = True
     return frozenset(names)
