@@ -33,7 +33,11 @@ from zerograd_guard.lint.extract.names import (
     matches,
     may_write_grads,
 )
-from zerograd_guard.lint.extract.parameter_sets import ReachTracer, optimizer_modules
+from zerograd_guard.lint.extract.parameter_sets import (
+    TENSOR_METHODS,
+    ReachTracer,
+    optimizer_modules,
+)
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import (
     ALL,
@@ -819,6 +823,8 @@ class Resolver:
         if method == "zero_grad":
             return [self._clear(event, receiver, held, function)]
         if method == "step":
+            if held.kind == OPTIMIZER and self._handed_a_loss(event, function):
+                return []  # a differentiable optimizer's ``step(loss)``: no ``.grad`` used
             if held.kind == OPTIMIZER:
                 self._optimizer(receiver, function)
                 step = self._as(event, EventKind.STEP, (held.canonical,))
@@ -840,6 +846,24 @@ class Resolver:
         return self._opaque(
             event, method, function, f"{receiver}.{method}" if module_function else None
         )
+
+    def _handed_a_loss(self, event: Event, function: FunctionModel) -> bool:
+        """Whether ``x.step(...)`` is handed, first, a value computed like a loss (an
+        arithmetic expression, ``.sum()``, ``.mean()``..., or a local name assigned only
+        such values): a torch optimizer's ``step`` takes a closure, never a loss; a
+        differentiable optimizer's (facebookresearch/higher's ``diffopt.step(loss)``)
+        takes the loss and computes its gradients with ``autograd.grad``, never reading
+        or writing ``.grad``."""
+        if type(event.node) is not cst.Call:
+            return False
+        positional = [arg.value for arg in event.node.args if arg.keyword is None and not arg.star]
+        if not positional:
+            return False
+        first = positional[0]
+        if type(first) is cst.Name:
+            values = _assigned(first.value, function)
+            return bool(values) and all(_loss_like(value) for value in values)
+        return _loss_like(first)
 
     def _class_name(self, function: FunctionModel) -> str | None:
         cls = self._class_of(function)
@@ -1126,6 +1150,31 @@ def _return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
             continue
         pending.extend(current.children)
     return found
+
+
+def _loss_like(value: cst.BaseExpression) -> bool:
+    """An arithmetic expression or a tensor method's result (``y.pow(2).sum()``)."""
+    if type(value) in (cst.BinaryOperation, cst.UnaryOperation):
+        return True
+    return (
+        type(value) is cst.Call
+        and type(value.func) is cst.Attribute
+        and value.func.attr.value in TENSOR_METHODS
+    )
+
+
+def _assigned(name: str, function: FunctionModel) -> list[cst.BaseExpression]:
+    """The values assigned to a plain local ``name`` in the nearest scope that binds it
+    (none when it is a parameter there)."""
+    scope: FunctionModel | None = function
+    while scope is not None:
+        if name in scope.params:
+            return []
+        values = scope.assignments.get(name)
+        if values:
+            return list(values)
+        scope = scope.parent
+    return []
 
 
 def _exclusive(first: tuple, second: tuple) -> bool:
