@@ -377,11 +377,7 @@ class ReachTracer:
         helper = self._helper(name, scope)
         if helper is not None and self.bound is None:
             return self._returned(helper, node, scope, modules)  # type: ignore[arg-type]
-        if (
-            self._function(name, scope)
-            or name in self.model.classes
-            or local_class(name, scope) is not None
-        ):
+        if helper is not None or name in self.model.classes or local_class(name, scope) is not None:
             return False  # a function of this file may use any module
         if name in self.model.imports:
             return self.model.imports[name].split(".", 1)[0] in PURE_PACKAGES
@@ -449,7 +445,7 @@ class ReachTracer:
         parameter is the argument's; one of its own (a copy it makes, a global) is not
         named here, so the answer is then incomplete, as it is for a generator, a
         ``*args`` call, or a parameter left to its default. Followed one call deep."""
-        returned = _return_values(helper.node)
+        returned = return_values(helper.node)
         arguments = _bound_arguments(helper.node, call)
         if not returned or arguments is None:
             return False
@@ -505,13 +501,6 @@ class ReachTracer:
             return True
         values = self.values(key, scope)
         return values is not None and all(type(value[0]) is cst.Call for value in values[0])
-
-    def _function(self, name: str, scope: FunctionModel | None) -> bool:
-        while scope is not None:
-            if name in scope.nested:
-                return True
-            scope = scope.parent
-        return name in self.module_functions
 
     def _class_of(self, scope: FunctionModel | None) -> ClassInfo | None:
         while scope is not None:
@@ -572,11 +561,12 @@ def _children(item: _Item) -> list[_Item]:
     return [(child, scope, at) for child in subnodes(node)]
 
 
-def _return_values(node: cst.CSTNode) -> list[cst.BaseExpression]:
+def return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
     """The values ``node``'s ``return`` statements return (nested functions, classes
-    and lambdas apart); none for a generator (its call returns no such value)."""
+    and lambdas apart); none for a generator or a coroutine (its call returns no such
+    value)."""
     found: list[cst.BaseExpression] = []
-    pending = list(subnodes(node))
+    pending = list(subnodes(node)) if node is not None else []
     while pending:
         item = pending.pop()
         kind = type(item)

@@ -37,6 +37,7 @@ from zerograd_guard.lint.extract.parameter_sets import (
     TENSOR_METHODS,
     ReachTracer,
     optimizer_modules,
+    return_values,
 )
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import (
@@ -1116,7 +1117,7 @@ def returned_tuple(function: FunctionModel, length: int) -> list[cst.BaseExpress
     as ``Adam(net.parameters())``, counts only in a function's one return of that length)."""
     returns = [
         value
-        for value in _return_values(getattr(function.node, "body", None))
+        for value in return_values(getattr(function.node, "body", None))
         if type(value) is cst.Tuple and len(value.elements) == length
     ]
     if not returns or any(
@@ -1131,25 +1132,6 @@ def returned_tuple(function: FunctionModel, length: int) -> list[cst.BaseExpress
         ):
             return None
     return elements
-
-
-def _return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
-    """The values of the ``return`` statements in ``node``'s statements, those of nested
-    functions and classes left out."""
-    found: list[cst.BaseExpression] = []
-    pending = [node] if node is not None else []
-    while pending:
-        current = pending.pop()
-        if type(current) is cst.Return:
-            if current.value is not None:
-                found.append(current.value)
-            continue
-        if type(current) in (cst.FunctionDef, cst.ClassDef, cst.Lambda) or isinstance(
-            current, cst.BaseExpression
-        ):
-            continue
-        pending.extend(current.children)
-    return found
 
 
 def _loss_like(value: cst.BaseExpression) -> bool:

@@ -348,15 +348,6 @@ def _argument(call: ast.Call, slot: _Slot) -> ast.expr | None:
     return None  # left to its default, or passed through ``**kwargs``
 
 
-# optimizer classes ``_optimized_module`` knows by their last name (``optim.Adam``)
-_OPTIMIZER_NAMES = frozenset(
-    {
-        "SGD", "Adam", "AdamW", "Adamax", "Adagrad", "Adadelta", "RMSprop", "Rprop", "NAdam",
-        "RAdam", "ASGD", "LBFGS", "SparseAdam", "Adafactor", "Lion",
-    }
-)  # fmt: skip
-
-
 def _optimized_module(
     argument: ast.expr | None, scope: ast.AST, tree: ast.Module, uses: _Uses
 ) -> str | None:
@@ -364,22 +355,21 @@ def _optimized_module(
     its scope, else at module level) only by ``Optimizer(module.parameters(), ...)``,
     ``module`` a plain name bound at most once other than by wrapping itself
     (``module = DDP(module)``, ``module = module.to(device)``); None otherwise."""
+    # imported here: the names module pulls in libcst, which only the analysis (the
+    # one caller of this) has loaded
+    from zerograd_guard.lint.extract.names import OPTIMIZER_CLASSES
+
     if not isinstance(argument, ast.Name):
         return None
-    found: set[str] = set()
-    holder = None
-    for holder in (scope, tree) if scope is not tree else (tree,):
-        values = uses.bindings(holder).of(argument.id)
-        if values is None:
-            return None
-        if values:
-            break
-    else:
+    bound = _bound(argument.id, scope, tree, uses)
+    if bound is None:
         return None
+    holder, values = bound
+    found: set[str] = set()
     for value in values:
         if not (
             isinstance(value, ast.Call)
-            and (_written(value.func) or "").rpartition(".")[2] in _OPTIMIZER_NAMES
+            and (_written(value.func) or "").rpartition(".")[2] in OPTIMIZER_CLASSES
             and value.args
             and isinstance(first := value.args[0], ast.Call)
             and isinstance(first.func, ast.Attribute)
@@ -391,7 +381,7 @@ def _optimized_module(
     if len(found) != 1:
         return None
     module = found.pop()
-    module_values = uses.bindings(holder).of(module)  # type: ignore[arg-type]
+    module_values = uses.bindings(holder).of(module)
     if module_values is None:
         return None
     fresh = [
@@ -416,23 +406,27 @@ def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module, uses: _Us
         return _NONE
     if not isinstance(argument, ast.Name):
         return None
-    name = argument.id
+    bound = _bound(argument.id, scope, tree, uses)
+    if bound is None or (bound[0] is tree and isinstance(scope, ast.ClassDef)):
+        return None  # a class body's name: not the module's
+    made = {_written(v.func) if isinstance(v, ast.Call) else _none_or_unknown(v) for v in bound[1]}
+    if len(made) > 1:
+        made.discard(_NONE)
+    return made.pop() if len(made) == 1 else None
+
+
+def _bound(
+    name: str, scope: ast.AST, tree: ast.Module, uses: _Uses
+) -> tuple[ast.AST, list[ast.expr]] | None:
+    """Where a use of ``name`` in ``scope`` takes its value: the scope if it assigns the
+    name, else the module, with the values assigned there; None when it is bound any
+    other way (``_Bindings.of``) or nowhere."""
     for holder in (scope, tree) if scope is not tree else (tree,):
         values = uses.bindings(holder).of(name)
         if values is None:
             return None
-        if not values:
-            if isinstance(holder, ast.ClassDef):
-                return None
-            continue  # not bound here: the module's binding, if any
-        made = {
-            _written(v.func) if isinstance(v, ast.Call) else _none_or_unknown(v) for v in values
-        }
-        if len(made) > 1:
-            made.discard(_NONE)
-        if len(made) != 1:
-            return None
-        return made.pop()
+        if values:
+            return holder, values
     return None
 
 

@@ -430,12 +430,10 @@ class Project:
                 target = self.resolve_local(entry, ref)
                 if target is None:
                     continue
-                if len(target.attribute) == 1:
-                    node = (target.entry.path, target.attribute[0])
-                    yield node, ref in definition.calls, read_only.get(ref)
-                elif target.attribute:  # ``from m import Cls`` is not this; a deeper name
-                    node = (target.entry.path, target.attribute[0])
-                    yield node, ref in definition.calls, None
+                if target.attribute:
+                    # the attributes read on it are its own only when it names the class
+                    read = read_only.get(ref) if len(target.attribute) == 1 else None
+                    yield (target.entry.path, target.attribute[0]), ref in definition.calls, read
                 else:  # a module: what its chains reach (one only passed on stays unknown)
                     yield from self._reached_through(entry, ref, definition.import_uses)
 

@@ -439,14 +439,14 @@ def definition_links(text: str, entry: ModuleEntry, name: str) -> Links:
     # what the definition runs is read from its code: a module or class a docstring
     # names (``torch.utils.checkpoint``) runs nothing
     code = code_only(text[start:end])
-    calls = _calls(
+    calls, read_only = _calls(
         code, 0, len(code), definition.is_class, refs & (frozenset(imports) | entry.classes)
     )
     return Links(
         refs=refs,
         import_uses=_import_uses(code, 0, len(code), imports),
         calls=calls,
-        read_only=_read_only(code, 0, len(code), definition.is_class, calls),
+        read_only=read_only,
     )
 
 
@@ -472,44 +472,30 @@ def _shared_names(text: str, start: int, end: int, imports: dict[str, str]) -> f
 
 def _calls(
     text: str, start: int, end: int, is_class: bool, among: frozenset[str]
-) -> frozenset[str]:
+) -> tuple[frozenset[str], tuple[tuple[str, frozenset[str]], ...]]:
     """Which of the names ``among`` (those that may name a class: imported, or a class
     of the module) a definition's text runs code of: calls (``name(``), reads an
     attribute of (``name.method(...)``), or, a class, derives from. Only capitalised
     names are searched for; any other is taken as run (a class named in lower case,
-    like ``no_grad``, spreads its marks as if it were called: that only costs time)."""
-    called = {
-        name
-        for name in among
-        if not name[:1].isupper()
-        or text.find(f"{name}(", start, end) >= 0
-        or text.find(f"{name}.", start, end) >= 0
-    }
-    if is_class:
-        header = _CLASS_HEADER.match(text, start, end)
-        if header is not None:
-            called.update(_IDENTIFIER.findall(header[1]))
-    return frozenset(called)
-
-
-def _read_only(
-    text: str, start: int, end: int, is_class: bool, calls: frozenset[str]
-) -> tuple[tuple[str, frozenset[str]], ...]:
-    """The capitalised names of ``calls`` a definition only reads attributes of (never
-    ``name(``, not a base of its class header), each with the attributes read."""
+    like ``no_grad``, spreads its marks as if it were called: that only costs time).
+    Second, those of them it only reads attributes of (never ``name(``, not a base),
+    each with the attributes read (``Links.read_only``)."""
     bases: set[str] = set()
     if is_class:
         header = _CLASS_HEADER.match(text, start, end)
         if header is not None:
             bases.update(_IDENTIFIER.findall(header[1]))
-    found = []
-    for name in sorted(calls):
-        if not name[:1].isupper() or name in bases or text.find(f"{name}(", start, end) >= 0:
-            continue
-        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\.\s*([A-Za-z_]\w*)")
-        read = frozenset(match[1] for match in pattern.finditer(text, start, end))
-        found.append((name, read))
-    return tuple(found)
+    called, read_only = set(bases), []
+    for name in sorted(among):
+        if not name[:1].isupper() or text.find(f"{name}(", start, end) >= 0:
+            called.add(name)
+        elif text.find(f"{name}.", start, end) >= 0:
+            called.add(name)
+            if name not in bases:
+                pattern = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\.\s*([A-Za-z_]\w*)")
+                read = frozenset(match[1] for match in pattern.finditer(text, start, end))
+                read_only.append((name, read))
+    return frozenset(called), tuple(read_only)
 
 
 def _import_uses(text: str, start: int, end: int, imports: dict[str, str]) -> frozenset[str]:
