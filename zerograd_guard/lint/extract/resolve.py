@@ -96,6 +96,45 @@ Choice = tuple[str, str]
 assigns it, and the name (``("main", "policy")``)."""
 
 
+def declared_only(method: FunctionModel) -> bool:
+    """Whether ``method`` only declares what subclasses implement: an ``@abstractmethod``,
+    or a body (past its docstring) that is one ``raise NotImplementedError``. Called on
+    an instance, it runs no code of its own (a raise ends the caller's iteration), so it
+    makes no receiver's class ambiguous."""
+    node = method.node
+    if type(node) is not cst.FunctionDef:
+        return False
+    for decorator in node.decorators:
+        target = decorator.decorator
+        if type(target) is cst.Attribute:
+            target = target.attr
+        if type(target) is cst.Name and target.value == "abstractmethod":
+            return True
+    body = node.body
+    if type(body) is cst.SimpleStatementSuite:  # ``def f(self): raise ...``
+        small = list(body.body)
+    else:
+        statements = [s for s in body.body if not _docstring(s)]
+        if len(statements) != 1 or type(statements[0]) is not cst.SimpleStatementLine:
+            return False
+        small = list(statements[0].body)  # type: ignore[attr-defined]
+    if len(small) != 1 or type(small[0]) is not cst.Raise or small[0].exc is None:
+        return False
+    raised = small[0].exc
+    if type(raised) is cst.Call:
+        raised = raised.func
+    return type(raised) is cst.Name and raised.value == "NotImplementedError"
+
+
+def _docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        type(statement) is cst.SimpleStatementLine
+        and len(statement.body) == 1
+        and type(statement.body[0]) is cst.Expr
+        and isinstance(statement.body[0].value, cst.BaseString)
+    )
+
+
 class Resolver:
     def __init__(
         self, model: ModuleModel, options: AnalysisOptions, chosen: dict[Choice, int] | None = None
@@ -114,8 +153,9 @@ class Resolver:
         self._receiver_uses: dict[int, dict[str, frozenset[str]]] = {}
         owners: dict[str, set[str]] = {}
         for info in model.classes.values():
-            for name in info.methods:
-                owners.setdefault(name, set()).add(info.name)
+            for name, method in info.methods.items():
+                if not declared_only(method):  # an abstract declaration runs nothing
+                    owners.setdefault(name, set()).add(info.name)
         self.unique_methods = {
             name: next(iter(classes))
             for name, classes in owners.items()
