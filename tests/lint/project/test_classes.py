@@ -391,3 +391,55 @@ def test_a_method_of_a_base_in_a_third_module_called_on_an_imported_subclass(fin
         "            loss.backward()", "            optim.zero_grad()\n            loss.backward()"
     )
     assert findings(files={**files, "pkg/base.py": cleared}) == []
+
+
+MIXED_PRECISION = """\
+    class MixedPrecisionTrainer:
+        def __init__(self, model):
+            self.model_params = list(model.parameters())
+
+        def backward(self, loss):
+            loss.backward()
+
+        def optimize(self, opt):
+            opt.step()
+    """
+OVERRIDDEN_RUN_STEP = """\
+    import torch
+
+    from fp16_util import MixedPrecisionTrainer
+
+
+    class TrainLoop:
+        def __init__(self, model):
+            self.model = model
+            self.mp_trainer = MixedPrecisionTrainer(model)
+            self.opt = torch.optim.Adam(model.parameters())
+
+        def run_step(self, x):
+            self.forward_backward(x)
+            self.mp_trainer.optimize(self.opt)
+
+
+    class CMTrainLoop(TrainLoop):
+        def run_loop(self, loader):
+            for x in loader:
+                self.run_step(x)
+
+        def run_step(self, x):
+            self.forward_backward(x)
+            self.mp_trainer.optimize(self.opt)
+
+        def forward_backward(self, x):
+            self.mp_trainer.backward(self.model(x).pow(2).mean())
+    """
+
+
+def test_the_step_is_placed_at_the_call_that_applied_the_gradients(findings):
+    # from a held-out probe (openai/consistency_models, ``cm/train_util.py``): the
+    # overridden base ``run_step`` reaches the helper's step first (judged on its own,
+    # it observes nothing), so the message said "called at line 14", a call that never
+    # runs for ``CMTrainLoop``; the gradients are applied again through line 24
+    found = findings(files={"fp16_util.py": MIXED_PRECISION, "train_util.py": OVERRIDDEN_RUN_STEP})
+    assert codes(found) == [("train_util.py", 27, "ZG101")]
+    assert "in `MixedPrecisionTrainer.optimize`, called at line 24)" in found[0][3]

@@ -148,6 +148,10 @@ class Observations:
     # function, that call: a helper called twice (the critic's call cleared, the actor's
     # not) leaks under one of them only
     leak_sites: dict[tuple[Event, str], Event] = field(default_factory=dict)
+    # ... and (backward, optimizer, step) -> the call the step ran under when it applied
+    # the backward's gradients again: a step that other calls reach first (an overridden
+    # base method judged on its own) is placed at the call of the leak
+    applied_sites: dict[tuple[Event, str, Event], Event] = field(default_factory=dict)
     # events a framework runs around hooks (``flow.hooks``), not in the file -> what the
     # framework does around them, for messages
     framework: dict[Event, str] = field(default_factory=dict)
@@ -830,8 +834,12 @@ class FlowEngine:
             value, guards, loops, assumptions, _own(event), self._loop_locals()
         ):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
-            if self.via and value.backward.function is event.function is value.step.function:
-                observations.leak_sites.setdefault((value.backward, key), self.via[-1])
+            if self.via:
+                site = self.via[-1]
+                if value.backward.function is event.function is value.step.function:
+                    observations.leak_sites.setdefault((value.backward, key), site)
+                if event is value.step:
+                    observations.applied_sites.setdefault((value.backward, key, event), site)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
         elif (kind is Fresh or kind is Carried) and self.loops and len(value.backwards) > 1:

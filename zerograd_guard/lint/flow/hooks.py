@@ -235,6 +235,9 @@ def _kept(found: Observations, synthetic: set[Event]) -> Observations:
             kept.stale_reads[(backward, key)] = user_reads
     kept.sites = dict(found.sites)
     kept.leak_sites = {pair: site for pair, site in found.leak_sites.items() if pair in kept.leaks}
+    kept.applied_sites = {
+        leak: site for leak, site in found.applied_sites.items() if leak[:2] in kept.leaks
+    }
     return kept
 
 
@@ -252,6 +255,8 @@ def _merge(into: Observations, found: Observations) -> None:
         into.sites.setdefault(event, site)
     for pair, site in found.leak_sites.items():
         into.leak_sites.setdefault(pair, site)
+    for leak, site in found.applied_sites.items():
+        into.applied_sites.setdefault(leak, site)
     into.framework.update(found.framework)
 
 

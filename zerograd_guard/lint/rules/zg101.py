@@ -218,6 +218,7 @@ for x, y in loader:
                 for node in (backward.node, *(s.node for _, steps in leaks for s in steps))
             ]
             + [site.node for site in leak_sites.values()]
+            + [site.node for site in model.observations.applied_sites.values()]
         )
         for backward, leaks in by_backward.items():
             line = model.line(backward.node)
@@ -234,7 +235,8 @@ for x, y in loader:
             # another module's helper: the call it leaked under, if known
             site = leak_sites.get((backward, key))
             call = None if site is None else site.node
-            step_place = model.place(step.node, call)
+            applied = model.observations.applied_sites.get((backward, key, step))
+            step_place = model.place(step.node, call or (applied and applied.node))
             subject = "this backward()"
             if model.is_foreign(backward.node):
                 subject = f"the backward() at {model.place(backward.node, call)}"
