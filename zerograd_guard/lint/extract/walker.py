@@ -699,6 +699,8 @@ class _Walker:
         if kind is cst.Call:
             self.call(node, out)  # type: ignore[arg-type]
             return
+        if kind is cst.Yield:
+            self.function.is_generator = True
         self.depth += 1
         if self.depth > MAX_EXPRESSION_DEPTH:
             raise AnalysisError("nesting too deep to analyse")

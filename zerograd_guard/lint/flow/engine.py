@@ -246,6 +246,8 @@ class FlowEngine:
         # backward -> (optimizer keys, modules) those clears cleared, in the caller's names
         self.joint: dict[Event, tuple[frozenset[str], tuple[str, ...]]] = {}
         self._calls: dict[tuple[object, State], set[State]] = {}
+        # calls of generator functions whose bodies have gradient effects (``event``)
+        self._generators: set[int] = set()
         # the conditions each clear ran under within its loop's iteration (``step_guards``)
         self._clear_guards: dict[Event, Guards] = {}
         self.work = 0
@@ -432,7 +434,9 @@ class FlowEngine:
         seen: set[State] = set()
         exits: set[State] = set()
         breaks: set[State] = set()
-        work = set(states)
+        # a ``for`` over such a generator resumes its body before every iteration
+        resumes = id(getattr(loop.node, "iter", None)) in self._generators
+        work = {self._havoc(state, (ALL,)) for state in states} if resumes else set(states)
         self.loops.append((loop, frame, len(self.guards)))
         try:
             while work:
@@ -447,7 +451,10 @@ class FlowEngine:
                 if last:  # the last iteration's paths leave the loop
                     exits |= {self._back_edge(state, loop) for state in last}
                     back -= last
-                work = {self._back_edge(state, loop) for state in back} - seen
+                work = {self._back_edge(state, loop) for state in back}
+                if resumes:
+                    work = {self._havoc(state, (ALL,)) for state in work}
+                work -= seen
                 if len(seen) > MAX_STATES * 4:
                     work = _widen(work, self._gating_flags) - seen
         finally:
@@ -578,6 +585,13 @@ class FlowEngine:
             if event.receiver == "self" and frame.self_class and event.method:
                 callee = self.dispatch(frame.self_class, event.method) or callee
             if callee is not None and self.reaches(callee, _EFFECTS):
+                if callee.is_generator:
+                    # the call runs none of the body: it runs a piece at a time while the
+                    # generator is iterated, at points the check cannot place, so what it
+                    # does is unknown from here on (and at each iteration of a ``for``
+                    # over the call: ``loop``)
+                    self._generators.add(id(event.node))
+                    return {self._havoc(state, (ALL,)) for state in states}
                 return self.call(callee, event, states, frame)
         return states
 

@@ -73,6 +73,8 @@ class FunctionModel:
     returns_value: bool = False
     has_loop: bool = False
     has_backward: bool = False
+    # a ``yield`` in its own body: a call makes a generator and runs none of the body
+    is_generator: bool = False
     calls_manual_backward: bool = False
     condition_counts: dict[object, int] = field(default_factory=dict)
     # project mode: the other linted module this function was loaded from (None: this file)
