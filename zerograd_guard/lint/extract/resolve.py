@@ -424,6 +424,12 @@ class Resolver:
         return Holds(ENGINE, key)
 
     def _is_scheduler(self, call: _Callee) -> bool:
+        if (self._is_plain_call(call) and call.name in self.model.classes) or (
+            self._is_class_of_another_module(call)
+        ):
+            # a linted class is judged by its code, not its name: ``ScheduledOptim``
+            # wraps the optimizer and steps it
+            return False
         return (
             "lr_scheduler" in call.dotted
             or "lr_scheduler" in call.origin
