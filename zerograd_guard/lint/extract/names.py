@@ -112,6 +112,10 @@ GRAD_WRITE = "<writes-grads>"
 REBUILT_OPTIMIZER = "<rebuilt-optimizer>"
 """``callee_name`` of the HAVOC event of an optimizer built inside a loop (a new learning
 rate per step): the new object has applied nothing, but its parameters keep ``.grad``."""
+NEW_LEAF = "<new-leaf>"
+"""``callee_name`` of the CLEAR event of a name bound to a new tensor (``b =
+torch.zeros(..., requires_grad=True)``): the new leaf has no gradient. Kept by resolution
+only for names the file updates by hand (``b -= lr * b.grad``)."""
 GRAD_SCALE = "<scales-grads>"
 """``callee_name`` of a HAVOC event that scales gradients in place by a factor that is not
 zero (clipping, normalisation, a decay): neither a clear nor a step, but gradients a step
@@ -370,6 +374,35 @@ def _window(test: cst.BaseExpression) -> tuple[tuple[str, str, str], bool] | Non
     else:
         return None
     return (("end" if plus_one else "start", counter, divisor), negated)
+
+
+# calls that return a new tensor (a leaf when ``requires_grad=True``), no view of another
+_TENSOR_FACTORIES = frozenset(
+    {
+        "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "eye",
+        "arange", "linspace", "normal", "zeros_like", "ones_like", "empty_like",
+        "full_like", "rand_like", "randn_like", "Parameter",
+    }
+)  # fmt: skip
+
+
+def tensor_factory(value: cst.BaseExpression) -> str | None:
+    """The callee as written of ``torch.zeros(...)``, ``nn.Parameter(...)``, also followed
+    by ``.requires_grad_()`` or ``.to(...)``: a new tensor, whose ``.grad`` is None (that
+    the callee is PyTorch's is checked against the imports by resolution); else None."""
+    while (
+        type(value) is cst.Call
+        and type(value.func) is cst.Attribute
+        and value.func.attr.value in ("requires_grad_", "to", "cuda", "float", "double")
+    ):
+        value = value.func.value
+    if type(value) is not cst.Call:
+        return None
+    func = value.func
+    name = func.attr.value if type(func) is cst.Attribute else getattr(func, "value", None)
+    if name not in _TENSOR_FACTORIES:
+        return None
+    return key_of(func)
 
 
 def may_write_grads(call: cst.Call, name: str) -> bool:

@@ -36,6 +36,7 @@ from zerograd_guard.lint.extract.names import (
     key_of,
     root_of,
     subnodes,
+    tensor_factory,
 )
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import Reach
@@ -183,7 +184,7 @@ class ReachTracer:
             if kind is cst.Attribute and node.attr.value in CUT_ATTRIBUTES:  # type: ignore[attr-defined]
                 continue
             if kind in (cst.Name, cst.Attribute, cst.Subscript):
-                complete &= self._value(item, stack)
+                complete &= self._value(item, stack, modules)
                 continue
             if kind in (cst.Lambda, cst.Await, cst.Yield, cst.NamedExpr) or "Comp" in kind.__name__:
                 complete = False
@@ -215,8 +216,10 @@ class ReachTracer:
             found = self._origins[key] = frozenset(self.origins(module, function))
         return found
 
-    def _value(self, item: _Item, stack: list[_Item]) -> bool:
-        """Follow what a name holds where it is read; whether its leaves are all known."""
+    def _value(self, item: _Item, stack: list[_Item], modules: set[str]) -> bool:
+        """Follow what a name holds where it is read; whether its leaves are all known. A
+        name bound to a new tensor (``w = torch.rand(..., requires_grad=True)``) is a
+        parameter of its own, like a module: added to ``modules``."""
         node, scope, at = item
         key = key_of(node)
         if key is not None:
@@ -224,11 +227,19 @@ class ReachTracer:
             if values is not None:
                 found, exact = values
                 stack.extend(found)
+                if any(self._new_tensor(value) for value, _, _ in found):
+                    modules.add(key)
                 return exact
         if type(node) is not cst.Name:  # ``out.logits`` / ``outputs[0]``: a read of ``out``
             stack.append((node.value, scope, at))  # type: ignore[attr-defined]
             return True
         return self._leaf_known(node.value, scope)  # type: ignore[attr-defined]
+
+    def _new_tensor(self, value: cst.BaseExpression) -> bool:
+        factory = tensor_factory(value)
+        if factory is None:
+            return False
+        return self.model.imports.get(root_of(factory), "").split(".", 1)[0] == "torch"
 
     def _leaf_known(self, name: str, scope: FunctionModel | None) -> bool:
         """A name nothing in the file assigns: data (a loop target, an import, a global

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 import libcst as cst
 
@@ -19,6 +20,7 @@ from zerograd_guard.lint.extract.names import (
     CLIPPING_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
+    NEW_LEAF,
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_ATTRIBUTES,
     OPTIMIZER_CLASSES,
@@ -32,6 +34,7 @@ from zerograd_guard.lint.extract.names import (
     looks_like_optimizer,
     matches,
     may_write_grads,
+    root_of,
 )
 from zerograd_guard.lint.extract.parameter_sets import (
     TENSOR_METHODS,
@@ -161,6 +164,18 @@ class Resolver:
             for name, classes in owners.items()
             if len(classes) == 1 and name not in GENERIC_METHODS and not name.startswith("__")
         }
+
+    @cached_property
+    def manual_keys(self) -> frozenset[str]:
+        """The keys of the file's hand-written updates (``w.grad`` of ``w -= lr * w.grad``)."""
+        return frozenset(
+            key
+            for function in self.model.functions
+            for event in events_of(function.body)
+            if event.kind == EventKind.STEP
+            for key in event.optimizers
+            if key.endswith(".grad")
+        )
 
     def duck_typed(self, function: FunctionModel) -> dict[str, str]:
         """Receivers that are handed a method only one class of this file defines
@@ -679,6 +694,10 @@ class Resolver:
         kind = event.kind
         if kind == EventKind.HAVOC and event.callee_name == REBUILT_OPTIMIZER:
             return self._rebuilt(event, function)
+        if kind == EventKind.CLEAR and event.callee_name == NEW_LEAF:
+            origin = self.model.imports.get(root_of(event.receiver or ""), "")
+            new_leaf = origin.split(".", 1)[0] == "torch"
+            return [event] if new_leaf and event.optimizers[0] in self.manual_keys else []
         if kind == EventKind.BACKWARD:
             if event.loss is not None:
                 self.backwards.append((event, function))

@@ -21,6 +21,7 @@ from zerograd_guard.lint.extract.names import (
     GRAD_SCALE,
     GRAD_WRITING_CALL,
     LEAVES,
+    NEW_LEAF,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
     REBUILT_OPTIMIZER,
@@ -33,6 +34,7 @@ from zerograd_guard.lint.extract.names import (
     looks_like_optimizer,
     matches,
     subnodes,
+    tensor_factory,
 )
 from zerograd_guard.lint.frameworks import OUTSIDE_PROJECT
 from zerograd_guard.lint.model.events import (
@@ -94,6 +96,34 @@ def _mentions_grad(node: cst.CSTNode) -> bool:
         if type(item) not in LEAVES:
             stack.extend(subnodes(item))
     return False
+
+
+def _grad_owners(node: cst.CSTNode) -> set[str]:
+    """The keys ``p`` of the ``p.grad`` (``p.grad.data``) that ``node`` reads."""
+    owners: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if type(item) is cst.Attribute and item.attr.value == "grad":
+            owners.add(key_of(item.value) or "")
+            continue
+        if type(item) not in LEAVES:
+            stack.extend(subnodes(item))
+    return owners
+
+
+def _updated(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> str | None:
+    """The key of the parameter a manual update of ``target`` by ``values`` applies the
+    gradient of: ``target`` itself (``p`` of ``p.data``), or the one parameter whose
+    ``.grad`` the values read when the update is written through another name
+    (``tmp = w.detach(); tmp -= lr * w.grad``)."""
+    if type(target) is cst.Attribute and target.attr.value == "data":
+        target = target.value
+    key = key_of(target)
+    owners = set().union(*map(_grad_owners, values))
+    if len(owners) != 1 or "" in owners or key in owners:
+        return key
+    return owners.pop()
 
 
 def _is_zero_constant(node: cst.BaseExpression) -> bool:
@@ -383,6 +413,16 @@ class _Walker:
                 out.append(
                     self.event(EventKind.HAVOC, node, optimizers=(key,), callee_name=rebuilt)
                 )
+            elif (factory := tensor_factory(node.value)) is not None:  # a new leaf
+                out.append(
+                    self.event(
+                        EventKind.CLEAR,
+                        node,
+                        optimizers=(f"{key}.grad",),
+                        receiver=factory,
+                        callee_name=NEW_LEAF,
+                    )
+                )
 
     def aug_assign(self, node: cst.AugAssign, out: list[Statement]) -> None:
         self.reading = True
@@ -399,7 +439,7 @@ class _Walker:
         if (
             operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value))
         ) and _mentions_grad(node.value):
-            out.append(self._manual_step(node, node.target))
+            out.append(self._manual_step(node, _updated(node.target, [node.value])))
             return
         key = key_of(node.target)
         if key is not None:
@@ -432,11 +472,9 @@ class _Walker:
         key = key_of(target)
         self.model.frozen.add(key if key is not None else "*")
 
-    def _manual_step(self, node: cst.CSTNode, parameter: cst.BaseExpression) -> Event:
-        """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``)."""
-        if type(parameter) is cst.Attribute and parameter.attr.value == "data":
-            parameter = parameter.value
-        key = key_of(parameter)
+    def _manual_step(self, node: cst.CSTNode, key: str | None) -> Event:
+        """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``;
+        ``key``: ``w``, None when unknown)."""
         return self.event(EventKind.STEP, node, optimizers=(f"{key}.grad" if key else MANUAL,))
 
     def _grad_clear(self, node: cst.CSTNode, parameter: cst.BaseExpression) -> Event:
@@ -813,7 +851,8 @@ class _Walker:
         out: list[Statement],
     ) -> None:
         if any(_mentions_grad(arg.value) for arg in node.args):
-            out.append(self._manual_step(node, receiver))  # type: ignore[arg-type]
+            updated = _updated(receiver, [arg.value for arg in node.args])  # type: ignore[arg-type]
+            out.append(self._manual_step(node, updated))
 
     def _any_call(self, name: str, receiver: cst.BaseExpression | None) -> bool:
         return True
