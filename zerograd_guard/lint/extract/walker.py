@@ -904,8 +904,8 @@ class _Walker:
                 (key for arg in node.args if (key := key_of(arg.value)) and "closure" in key),
                 None,
             )
-            if closure is None and name == "step" and positional:
-                closure = positional[0]
+            if closure is None and name == "step":  # ``step(closure)``, ``step(closure=f)``
+                closure = positional[0] if positional else dict(kwargs).get("closure")
         if receiver is None:
             out.append(
                 self.event(
