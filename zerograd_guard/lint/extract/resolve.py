@@ -10,6 +10,7 @@ not a step, and an unknown call only makes the optimizers it is handed unknown.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -311,8 +312,11 @@ class Resolver:
             chosen = self._chosen_instance(key, scope, depth)
             if chosen is not None:
                 return chosen
-            for value in scope.assignments.get(key, ()):
+            values = scope.assignments.get(key, ())
+            for index, value in enumerate(values):
                 held = self.classify(value, key, scope, depth)
+                if held.kind == OPTIMIZER and held.tie is not None:
+                    return self._rebound(held, values[index + 1 :], key, scope, depth)
                 if held.kind is not None:
                     return held
             if key in scope.tuple_assignments:
@@ -325,6 +329,24 @@ class Resolver:
                 return self._passed_by_callers(key, scope)
             scope = scope.parent
         return None
+
+    def _rebound(
+        self,
+        held: Holds,
+        later: Sequence[cst.BaseExpression],
+        key: str,
+        scope: FunctionModel,
+        depth: int,
+    ) -> Holds:
+        """``held``, an optimizer over known modules, unless ``key`` is bound again to an
+        optimizer over other modules (``optimizer`` over ``model_0``, later over
+        ``model_1``): which one a read sees depends on where it is, so its modules are
+        unknown, as for one name bound in different functions (``_optimizer``)."""
+        for value in later:
+            other = self.classify(value, key, scope, depth)
+            if other.kind == OPTIMIZER and other.tie is not None and other.tie != held.tie:
+                return Holds(OPTIMIZER, held.canonical)
+        return held
 
     def _passed_by_callers(self, key: str, function: FunctionModel) -> Holds | None:
         """Parameter ``key`` of a top-level function, unannotated: an instance of the
