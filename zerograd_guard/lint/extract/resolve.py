@@ -165,6 +165,8 @@ class Resolver:
             for name, classes in owners.items()
             if len(classes) == 1 and name not in GENERIC_METHODS and not name.startswith("__")
         }
+        self._own_methods = frozenset(owners)  # defined by some class of the file
+        self._imported_owners: dict[str, str | None] = {}  # ``_imported_owner``
 
     @cached_property
     def manual_keys(self) -> frozenset[str]:
@@ -184,10 +186,36 @@ class Resolver:
         found: dict[str, str] = {}
         for event in events_of(function.body):
             if event.kind == EventKind.METHOD and event.receiver not in (None, "self", "cls"):
-                owner = self.unique_methods.get(event.method or "")
+                method = event.method or ""
+                owner = self.unique_methods.get(method) or self._imported_owner(method)
                 if owner is not None and event.receiver is not None:
                     found.setdefault(event.receiver, owner)
         return found
+
+    def _imported_owner(self, method: str) -> str | None:
+        """Project mode: the one class this file imports from another linted module
+        (``from transformer.Optim import ScheduledOptim``) that defines ``method`` with a
+        body of its own, when no class of the file defines it; None otherwise. Only
+        classes that touch gradients are read (``ProjectLookup.class_info``)."""
+        external = self.model.external
+        if (
+            external is None
+            or method in self._own_methods
+            or method in GENERIC_METHODS
+            or method.startswith("__")
+        ):
+            return None
+        if method not in self._imported_owners:
+            owners = []
+            for local in self.model.imports:
+                if not local[:1].isupper():
+                    continue  # classes are capitalised; a module or function is not one
+                info = external.class_info(local)
+                defined = info.methods.get(method) if info is not None else None
+                if defined is not None and not declared_only(defined):
+                    owners.append(local)
+            self._imported_owners[method] = owners[0] if len(owners) == 1 else None
+        return self._imported_owners[method]
 
     # -- what names hold ----------------------------------------------------------------
 
