@@ -381,21 +381,32 @@ _TENSOR_FACTORIES = frozenset(
     {
         "zeros", "ones", "empty", "full", "rand", "randn", "randint", "tensor", "eye",
         "arange", "linspace", "normal", "zeros_like", "ones_like", "empty_like",
-        "full_like", "rand_like", "randn_like", "Parameter",
+        "full_like", "rand_like", "randn_like", "Parameter", "Variable", "Tensor",
+        "FloatTensor", "DoubleTensor", "from_numpy", "as_tensor",
     }
 )  # fmt: skip
+# methods that return their tensor converted or marked (the same object or a copy)
+_TENSOR_CONVERSIONS = frozenset({"requires_grad_", "to", "cuda", "float", "double"})
+# methods that return a new tensor object, whatever they are called on
+_TENSOR_COPIES = frozenset({"clone", "detach"})
 
 
 def tensor_factory(value: cst.BaseExpression) -> str | None:
-    """The callee as written of ``torch.zeros(...)``, ``nn.Parameter(...)``, also followed
-    by ``.requires_grad_()`` or ``.to(...)``: a new tensor, whose ``.grad`` is None (that
-    the callee is PyTorch's is checked against the imports by resolution); else None."""
+    """What makes ``value`` a new tensor, whose ``.grad`` is None: the callee as written
+    of ``torch.zeros(...)``, ``Variable(...)``, ``nn.Parameter(...)``, also followed by
+    ``.requires_grad_()`` or ``.to(...)`` (that the callee is PyTorch's is checked
+    against the imports by resolution); ``""`` for a copy (``x.detach().clone()``);
+    None when it is not known to be new."""
+    copied = False
     while (
         type(value) is cst.Call
         and type(value.func) is cst.Attribute
-        and value.func.attr.value in ("requires_grad_", "to", "cuda", "float", "double")
+        and value.func.attr.value in _TENSOR_CONVERSIONS | _TENSOR_COPIES
     ):
+        copied = copied or value.func.attr.value in _TENSOR_COPIES
         value = value.func.value
+    if copied:
+        return ""
     if type(value) is not cst.Call:
         return None
     func = value.func

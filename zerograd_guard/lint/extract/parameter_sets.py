@@ -237,7 +237,7 @@ class ReachTracer:
 
     def _new_tensor(self, value: cst.BaseExpression) -> bool:
         factory = tensor_factory(value)
-        if factory is None:
+        if not factory:  # a copy of another tensor reaches what that one reaches
             return False
         return self.model.imports.get(root_of(factory), "").split(".", 1)[0] == "torch"
 

@@ -746,7 +746,7 @@ class Resolver:
             return self._rebuilt(event, function)
         if kind == EventKind.CLEAR and event.callee_name == NEW_LEAF:
             origin = self.model.imports.get(root_of(event.receiver or ""), "")
-            new_leaf = origin.split(".", 1)[0] == "torch"
+            new_leaf = event.receiver == "" or origin.split(".", 1)[0] == "torch"
             return [event] if new_leaf and event.optimizers[0] in self.manual_keys else []
         if kind == EventKind.BACKWARD:
             if event.loss is not None:

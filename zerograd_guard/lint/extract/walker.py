@@ -408,12 +408,18 @@ class _Walker:
                 )
             self.record_assignment(key, node.value)
             out.append(self.event(EventKind.KILL, node, names=frozenset({key})))
-            if _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
+            if (
+                type(expression) is cst.Attribute
+                and expression.attr.value == "data"
+                and _mentions_grad(node.value)
+            ):  # ``w.data = w.data - lr * w.grad.data``: an update by hand
+                out.append(self._manual_step(node, _updated(expression, [node.value])))
+            elif _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
                 rebuilt = REBUILT_OPTIMIZER if self.loop_depth else None
                 out.append(
                     self.event(EventKind.HAVOC, node, optimizers=(key,), callee_name=rebuilt)
                 )
-            elif (factory := tensor_factory(node.value)) is not None:  # a new leaf
+            elif (factory := tensor_factory(node.value)) is not None:  # a new tensor
                 out.append(
                     self.event(
                         EventKind.CLEAR,
