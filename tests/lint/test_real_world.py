@@ -134,7 +134,9 @@ def _clean_files() -> list[Path]:
     return [p for p in CORPUS_FILES if not expected_findings(p.read_text(encoding="utf-8"))]
 
 
+@cache
 def _mutant_params() -> list:
+    """Built once per process: collection and ``test_enough_injected_bugs`` share it."""
     params = []
     for path in _clean_files():
         for mutant in inject.mutants(path.read_text(encoding="utf-8")):
