@@ -1002,7 +1002,7 @@ class Resolver:
 
     def _call(self, event: Event, function: FunctionModel) -> list[Event]:
         name = event.callee_name or ""
-        callee = self.function_named(name, function) or self._external(name)
+        callee = event.defined or self.function_named(name, function) or self._external(name)
         if callee is not None:
             event.callee = callee
             return [event]

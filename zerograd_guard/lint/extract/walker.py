@@ -922,6 +922,7 @@ class _Walker:
                     kwargs=kwargs,
                     closure=closure,
                     keywords=keywords,
+                    defined=self.function.nested.get(name),
                 )
             )
             return
