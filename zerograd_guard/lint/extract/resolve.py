@@ -208,8 +208,8 @@ class Resolver:
         if method not in self._imported_owners:
             owners = []
             for local in self.model.imports:
-                if not local[:1].isupper():
-                    continue  # classes are capitalised; a module or function is not one
+                if not local[:1].isupper() or not external.may_define(local, method):
+                    continue  # classes are capitalised; read only a class whose text has it
                 info = external.class_info(local)
                 defined = info.methods.get(method) if info is not None else None
                 if defined is not None and not declared_only(defined):
@@ -489,16 +489,14 @@ class Resolver:
         return Holds(ENGINE, key)
 
     def _is_scheduler(self, call: _Callee) -> bool:
-        if (self._is_plain_call(call) and call.name in self.model.classes) or (
-            self._is_class_of_another_module(call)
-        ):
-            # a linted class is judged by its code, not its name: ``ScheduledOptim``
-            # wraps the optimizer and steps it
-            return False
-        return (
-            "lr_scheduler" in call.dotted
-            or "lr_scheduler" in call.origin
-            or matches(SCHEDULER_FACTORY, call.name)
+        if "lr_scheduler" in call.dotted or "lr_scheduler" in call.origin:
+            return True  # PyTorch's (``torch.optim.lr_scheduler``), also when linted
+        # a name that reads like one: a linted class is judged by its code, not its name
+        # (``ScheduledOptim`` wraps the optimizer and steps it); asked last, as another
+        # module's class costs a lookup
+        return matches(SCHEDULER_FACTORY, call.name) and not (
+            (self._is_plain_call(call) and call.name in self.model.classes)
+            or self._is_class_of_another_module(call)
         )
 
     def _other(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds:
