@@ -202,6 +202,15 @@ class ProjectLookup:
             self._classes[local] = cls
         return self._classes[local]
 
+    def may_define(self, local: str, method: str) -> bool:
+        """Whether ``local`` (a name this module imports) may be a class of another linted
+        module whose own text defines ``method``: no parse (``Project.defines_method``)."""
+        project = self.loader.project
+        target = project.resolve_local(self.entry, local)
+        if target is None or len(target.attribute) != 1:
+            return False
+        return project.defines_method(target.entry, target.attribute[0], method)
+
     def parameter_class(self, function: str, param: str) -> str | None:
         """The class (as a name ``class_info`` answers) whose instance every call of the
         analysed file's top-level ``function`` passes to ``param``

@@ -408,6 +408,18 @@ class Project:
             self._texts.popitem(last=False)
         return text
 
+    def defines_method(self, entry: ModuleEntry, name: str, method: str) -> bool:
+        """Whether class ``name`` of ``entry`` may define ``method`` in its own text (a
+        ``def method(`` line; what it inherits is not read): a check that costs no parse."""
+        definition = entry.definitions.get(name)
+        if definition is None or not definition.is_class:
+            return False
+        text = self.text_of(entry)
+        if text is None:
+            return False
+        found = re.compile(rf"\bdef\s+{re.escape(method)}\s*\(").search
+        return found(text, definition.start, definition.end) is not None
+
     def is_class(self, node: tuple[str, str]) -> bool:
         return self.entries[node[0]].definitions[node[1]].is_class
 
