@@ -116,6 +116,10 @@ NEW_LEAF = "<new-leaf>"
 """``callee_name`` of the CLEAR event of a name bound to a new tensor (``b =
 torch.zeros(..., requires_grad=True)``): the new leaf has no gradient. Kept by resolution
 only for names the file updates by hand (``b -= lr * b.grad``)."""
+INPUT_GRAD = "<input-grad>"
+"""``callee_name`` of the READ event of ``x.grad`` where ``x`` is a tensor the function
+made (``x_adv = x.clone()``, ``delta = torch.zeros_like(X)``): an input's gradient, which
+only an optimizer known to step ``x`` holds (not the model's optimizer)."""
 GRAD_SCALE = "<scales-grads>"
 """``callee_name`` of a HAVOC event that scales gradients in place by a factor that is not
 zero (clipping, normalisation, a decay): neither a clear nor a step, but gradients a step

@@ -20,6 +20,7 @@ from zerograd_guard.lint.extract.names import (
     CONFIGURED_STEP,
     GRAD_SCALE,
     GRAD_WRITING_CALL,
+    INPUT_GRAD,
     LEAVES,
     NEW_LEAF,
     OPTIMIZER_CLASSES,
@@ -467,7 +468,25 @@ class _Walker:
             owner = self.parameter_owners[-1]
             return self.event(EventKind.READ, parameter, modules=(owner,) if owner else ())
         key = key_of(parameter)
+        if key is not None and key.isidentifier() and self._made_tensor(key):
+            return self.event(EventKind.READ, parameter, modules=(key,), callee_name=INPUT_GRAD)
         return self.event(EventKind.READ, parameter, modules=(key,) if key and "." in key else ())
+
+    def _made_tensor(self, name: str) -> bool:
+        """Whether this function has bound ``name`` to a tensor it made: a new one, a
+        copy, or arithmetic on tensors (``x.detach() + noise``), also marked
+        ``.requires_grad_()`` (not a module's parameter)."""
+        for value in self.function.assignments.get(name, ()):
+            while True:
+                if tensor_factory(value) is not None or type(value) in (
+                    cst.BinaryOperation,
+                    cst.UnaryOperation,
+                ):
+                    return True
+                if type(value) is not cst.Call or type(value.func) is not cst.Attribute:
+                    break
+                value = value.func.value  # ``.uniform_(-eps, eps)``, ``.clamp(0, 1)``
+        return False
 
     def _note_freeze(self, target: cst.BaseExpression) -> None:
         """``target.requires_grad_(...)`` / ``target.requires_grad = ...``: in a loop over

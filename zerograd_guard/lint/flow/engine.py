@@ -38,6 +38,7 @@ from zerograd_guard.lint.extract.names import (
     CONFIGURED_STEP,
     GRAD_SCALE,
     GRAD_WRITE,
+    INPUT_GRAD,
     matches,
 )
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
@@ -916,11 +917,14 @@ class FlowEngine:
         modules = tuple(frame.map(module) for module in event.modules)
         loops = tuple(loop for loop, _, _ in self.loops)
         guards = self.step_guards()
+        # an input's gradient is held only by an optimizer known to step that input
+        of_input = event.callee_name == INPUT_GRAD
         for state in states:
             for key, value in state.entries:
                 if (
                     type(value) is StaleFresh
                     and (not modules or self._module_clears(key, modules) != NONE)
+                    and not (of_input and self.tie(key) is None)
                     and proven(value, guards, loops)
                 ):
                     reads = self.observations.stale_reads.setdefault((value.backward, key), set())
