@@ -146,6 +146,7 @@ class ProjectLookup:
         self._classes: dict[str, ClassInfo | None] = {}
         self._inert: dict[str, FunctionModel | None] = {}
         self._changed: dict[tuple[str, int | str], frozenset[str] | None] = {}
+        self._methods: dict[str, frozenset[str]] = {}  # ``may_define``, per imported name
 
     def _target(
         self, local: str, inert_too: bool = False
@@ -204,12 +205,17 @@ class ProjectLookup:
 
     def may_define(self, local: str, method: str) -> bool:
         """Whether ``local`` (a name this module imports) may be a class of another linted
-        module whose own text defines ``method``: no parse (``Project.defines_method``)."""
-        project = self.loader.project
-        target = project.resolve_local(self.entry, local)
-        if target is None or len(target.attribute) != 1:
-            return False
-        return project.defines_method(target.entry, target.attribute[0], method)
+        module whose own text defines ``method``: no parse (``Project.defined_methods``)."""
+        methods = self._methods.get(local)
+        if methods is None:
+            project = self.loader.project
+            target = project.resolve_local(self.entry, local)
+            if target is None or len(target.attribute) != 1:
+                methods = frozenset()
+            else:
+                methods = project.defined_methods(target.entry, target.attribute[0])
+            self._methods[local] = methods
+        return method in methods
 
     def parameter_class(self, function: str, param: str) -> str | None:
         """The class (as a name ``class_info`` answers) whose instance every call of the

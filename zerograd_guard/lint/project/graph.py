@@ -37,6 +37,10 @@ MAX_DEFINITION_CHARS = 24_000
 MAX_BASES = 4  # base classes followed from a class, for its methods with a backward
 
 
+# a method definition line inside a class's text: ``    def name(``, ``async def``
+_METHOD_DEF = re.compile(r"^[ \t]+(?:async[ \t]+)?def[ \t]+(\w+)[ \t]*\(", re.MULTILINE)
+
+
 @dataclass(frozen=True)
 class Target:
     """What a dotted name resolved to: ``entry`` itself (``attribute == ()``) or the
@@ -150,6 +154,7 @@ class Project:
         self._levels: dict[tuple[str, str, str], int | None] = {}
         self._methods: dict[tuple[str, str, int], frozenset[str]] = {}
         self._marks: dict[tuple[str, str], Marks | None] = {}
+        self._defined: dict[tuple[str, str], frozenset[str]] = {}  # ``defined_methods``
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
         self._built: dict[str, frozenset[str]] = {}
@@ -408,17 +413,20 @@ class Project:
             self._texts.popitem(last=False)
         return text
 
-    def defines_method(self, entry: ModuleEntry, name: str, method: str) -> bool:
-        """Whether class ``name`` of ``entry`` may define ``method`` in its own text (a
-        ``def method(`` line; what it inherits is not read): a check that costs no parse."""
-        definition = entry.definitions.get(name)
-        if definition is None or not definition.is_class:
-            return False
-        text = self.text_of(entry)
-        if text is None:
-            return False
-        found = re.compile(rf"\bdef\s+{re.escape(method)}\s*\(").search
-        return found(text, definition.start, definition.end) is not None
+    def defined_methods(self, entry: ModuleEntry, name: str) -> frozenset[str]:
+        """The names class ``name`` of ``entry`` may define methods of, read from its own
+        text (``def m(`` lines; what it inherits is not read): no parse, once per class."""
+        key = (entry.path, name)
+        found = self._defined.get(key)
+        if found is None:
+            definition = entry.definitions.get(name)
+            text = self.text_of(entry) if definition is not None else None
+            if definition is None or not definition.is_class or text is None:
+                found = frozenset()
+            else:
+                found = frozenset(_METHOD_DEF.findall(text, definition.start, definition.end))
+            self._defined[key] = found
+        return found
 
     def is_class(self, node: tuple[str, str]) -> bool:
         return self.entries[node[0]].definitions[node[1]].is_class
