@@ -520,8 +520,12 @@ class FlowEngine:
         normal = self.block(statement.orelse, current, frame)
         outcome.absorb_jumps(normal)
         result = set(normal.normal)
+        # a raise abandons the iteration: a window condition that ran before it did not
+        # skip the step, so its assumption does not reach the handler (the next clear
+        # then discards the abandoned batch on purpose, no broken window)
+        abandoned = {_without_windows(state) for state in reached} if statement.handlers else set()
         for handler in statement.handlers:
-            inner = self.block(handler, reached, frame)
+            inner = self.block(handler, abandoned, frame)
             outcome.absorb_jumps(inner)
             result |= inner.normal
         if statement.finalbody:
@@ -1343,6 +1347,14 @@ class FlowEngine:
                 break
         self._contains[key] = found
         return found
+
+
+def _without_windows(state: State) -> State:
+    """``state`` less its assumptions on accumulation conditions."""
+    kept = frozenset(a for a in state.assumptions if not a[1].accumulation)
+    if len(kept) == len(state.assumptions):
+        return state
+    return State(state.default, state.entries, kept)
 
 
 def _without_killed(assumptions: frozenset[Any], event: Event, tag: object) -> frozenset[Any]:
