@@ -393,6 +393,7 @@ _TENSOR_FACTORIES = frozenset(
 _TENSOR_CONVERSIONS = frozenset({"requires_grad_", "to", "cuda", "float", "double"})
 # methods that return a new tensor object, whatever they are called on
 _TENSOR_COPIES = frozenset({"clone", "detach"})
+_TENSOR_CHAIN = _TENSOR_CONVERSIONS | _TENSOR_COPIES
 
 
 def tensor_factory(value: cst.BaseExpression) -> str | None:
@@ -405,7 +406,7 @@ def tensor_factory(value: cst.BaseExpression) -> str | None:
     while (
         type(value) is cst.Call
         and type(value.func) is cst.Attribute
-        and value.func.attr.value in _TENSOR_CONVERSIONS | _TENSOR_COPIES
+        and value.func.attr.value in _TENSOR_CHAIN
     ):
         copied = copied or value.func.attr.value in _TENSOR_COPIES
         value = value.func.value
@@ -418,6 +419,12 @@ def tensor_factory(value: cst.BaseExpression) -> str | None:
     if name not in _TENSOR_FACTORIES:
         return None
     return key_of(func)
+
+
+def from_torch(callee: str, imports: dict[str, str]) -> bool:
+    """Whether ``callee`` as written (``torch.zeros``, ``t.rand``, ``Variable``) is
+    PyTorch's: the name it starts from is imported from ``torch``."""
+    return imports.get(root_of(callee), "").split(".", 1)[0] == "torch"
 
 
 def may_write_grads(call: cst.Call, name: str) -> bool:

@@ -33,6 +33,7 @@ from zerograd_guard.lint.extract.names import (
     LEAVES,
     TupleElement,
     callee_name,
+    from_torch,
     key_of,
     root_of,
     subnodes,
@@ -239,7 +240,7 @@ class ReachTracer:
         factory = tensor_factory(value)
         if not factory:  # a copy of another tensor reaches what that one reaches
             return False
-        return self.model.imports.get(root_of(factory), "").split(".", 1)[0] == "torch"
+        return from_torch(factory, self.model.imports)
 
     def _leaf_known(self, name: str, scope: FunctionModel | None) -> bool:
         """A name nothing in the file assigns: data (a loop target, an import, a global

@@ -31,11 +31,11 @@ from zerograd_guard.lint.extract.names import (
     SCHEDULER_FACTORY,
     TupleElement,
     callee_name,
+    from_torch,
     key_of,
     looks_like_optimizer,
     matches,
     may_write_grads,
-    root_of,
 )
 from zerograd_guard.lint.extract.parameter_sets import (
     TENSOR_METHODS,
@@ -101,7 +101,7 @@ Choice = tuple[str, str]
 assigns it, and the name (``("main", "policy")``)."""
 
 
-def declared_only(method: FunctionModel) -> bool:
+def _declared_only(method: FunctionModel) -> bool:
     """Whether ``method`` only declares what subclasses implement: an ``@abstractmethod``,
     or a body (past its docstring) that is one ``raise NotImplementedError``. Called on
     an instance, it runs no code of its own (a raise ends the caller's iteration), so it
@@ -159,7 +159,7 @@ class Resolver:
         owners: dict[str, set[str]] = {}
         for info in model.classes.values():
             for name, method in info.methods.items():
-                if not declared_only(method):  # an abstract declaration runs nothing
+                if not _declared_only(method):  # an abstract declaration runs nothing
                     owners.setdefault(name, set()).add(info.name)
         self.unique_methods = {
             name: next(iter(classes))
@@ -213,7 +213,7 @@ class Resolver:
                     continue  # classes are capitalised; read only a class whose text has it
                 info = external.class_info(local)
                 defined = info.methods.get(method) if info is not None else None
-                if defined is not None and not declared_only(defined):
+                if defined is not None and not _declared_only(defined):
                     owners.append(local)
             self._imported_owners[method] = owners[0] if len(owners) == 1 else None
         return self._imported_owners[method]
@@ -744,8 +744,8 @@ class Resolver:
         if kind == EventKind.HAVOC and event.callee_name == REBUILT_OPTIMIZER:
             return self._rebuilt(event, function)
         if kind == EventKind.CLEAR and event.callee_name == NEW_LEAF:
-            origin = self.model.imports.get(root_of(event.receiver or ""), "")
-            new_leaf = event.receiver == "" or origin.split(".", 1)[0] == "torch"
+            factory = event.receiver or ""  # "": a copy (``x.detach().clone()``)
+            new_leaf = not factory or from_torch(factory, self.model.imports)
             return [event] if new_leaf and event.optimizers[0] in self.manual_keys else []
         if kind == EventKind.BACKWARD:
             if event.loss is not None:
