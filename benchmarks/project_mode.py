@@ -4,9 +4,12 @@
     python benchmarks/project_mode.py --jobs 2 --rounds 3 PATH...
 
 For each tree: ``zerograd-lint --no-cache -j N`` with and without ``--no-project``,
-interleaved (per-file, project, per-file, project, ...) so machine drift hits both;
-the median of the rounds and the ratio project / per-file, of wall time and of CPU time
-(user + system of the child processes, which the shared machine's load disturbs less).
+and the per-file linter of ``--filed-at REV`` (default: the revision issue 14 was filed
+against, whose per-file mode its "≤ 1.3 x today's per-file mode" target names; extracted
+with ``git archive``), interleaved (per-file, project, per-file at REV, ...) so machine
+drift hits all three; the median of the rounds and the ratios project / per-file and
+project / per-file at REV, of wall time and of CPU time (user + system of the child
+processes, which the shared machine's load disturbs less).
 Then growth: one tree (``--growth``, default lightning) at a quarter, half and all of
 its files (project mode), time per file at each size (linear growth keeps it flat).
 Also a warm run (cache filled) over the cold one, in project mode. Findings of both
@@ -16,12 +19,14 @@ modes are printed as counts.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -29,6 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(next(p for p in sys.path if p.endswith("site-packages")))
 TREES = ("lightning", "accelerate", "transformers")
+# The last revision before issues 8-17: per-file mode only, no fast path, no index.
+FILED_AT = "e38f82a"
 
 
 def _children_cpu() -> float:
@@ -36,14 +43,31 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def lint(paths: list[str], jobs: int, *flags: str) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds and number of findings of one linter run."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def extract(revision: str, into: Path) -> Path:
+    """``zerograd_guard`` at ``revision``, under ``into``; the folder to put on the path."""
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", revision, "zerograd_guard"],
+        check=True,
+        capture_output=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def lint(
+    paths: list[str], jobs: int, *flags: str, package: Path = ROOT
+) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds and number of findings of one linter run (of the
+    ``zerograd_guard`` under ``package``)."""
+    env = {**os.environ, "PYTHONPATH": str(package)}
     command = [sys.executable, "-m", "zerograd_guard.lint", "-j", str(jobs), "--exit-zero"]
     command += ["--format", "json", *flags]
     cpu = _children_cpu()
     started = time.perf_counter()
-    done = subprocess.run([*command, *paths], env=env, capture_output=True, text=True, check=True)
+    done = subprocess.run(  # in the package's folder: ``-m`` puts the working folder first
+        [*command, *paths], cwd=package, env=env, capture_output=True, text=True, check=True
+    )
     wall = time.perf_counter() - started
     return wall, _children_cpu() - cpu, len(json.loads(done.stdout))
 
@@ -52,24 +76,32 @@ def _files(tree: Path) -> list[str]:
     return sorted(str(path) for path in tree.rglob("*.py"))
 
 
-def compare(name: str, paths: list[str], jobs: int, rounds: int) -> dict[str, float]:
-    runs: dict[str, list[tuple[float, float, int]]] = {"per_file": [], "project": []}
+def compare(
+    name: str, paths: list[str], jobs: int, rounds: int, filed: tuple[str, Path]
+) -> dict[str, float]:
+    revision, package = filed
+    runs: dict[str, list[tuple[float, float, int]]] = {"per_file": [], "project": [], "filed": []}
     for _ in range(rounds):
         runs["per_file"].append(lint(paths, jobs, "--no-cache", "--no-project"))
         runs["project"].append(lint(paths, jobs, "--no-cache"))
+        runs["filed"].append(lint(paths, jobs, "--no-cache", package=package))
     row = {"files": len(paths)}
     for mode, results in runs.items():
         row[f"{mode}_wall"] = statistics.median(r[0] for r in results)
         row[f"{mode}_cpu"] = statistics.median(r[1] for r in results)
         row[f"{mode}_findings"] = results[0][2]
-    row["wall_ratio"] = row["project_wall"] / row["per_file_wall"]
-    row["cpu_ratio"] = row["project_cpu"] / row["per_file_cpu"]
+    for baseline, key in (("per_file", ""), ("filed", "filed_")):
+        row[f"{key}wall_ratio"] = row["project_wall"] / row[f"{baseline}_wall"]
+        row[f"{key}cpu_ratio"] = row["project_cpu"] / row[f"{baseline}_cpu"]
     print(
         f"{name:<14} {row['files']:>6} files  per-file {row['per_file_wall']:6.2f}s "
         f"(cpu {row['per_file_cpu']:6.2f}s, {row['per_file_findings']} findings)  project "
         f"{row['project_wall']:6.2f}s (cpu {row['project_cpu']:6.2f}s, "
         f"{row['project_findings']} findings)  ratio wall {row['wall_ratio']:.2f} "
-        f"cpu {row['cpu_ratio']:.2f}",
+        f"cpu {row['cpu_ratio']:.2f}\n{'':<21}per-file at {revision} "
+        f"{row['filed_wall']:6.2f}s (cpu {row['filed_cpu']:6.2f}s, {row['filed_findings']} "
+        f"findings)  project / it: wall {row['filed_wall_ratio']:.2f} "
+        f"cpu {row['filed_cpu_ratio']:.2f}",
         flush=True,
     )
     return row
@@ -107,11 +139,14 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--growth", default="lightning", help="tree name for growth and warm")
+    parser.add_argument("--filed-at", default=FILED_AT, help="revision of the third column")
     args = parser.parse_args()
-    trees = [Path(p) for p in args.paths] or [SITE / name for name in TREES]
+    trees = [Path(p).resolve() for p in args.paths] or [SITE / name for name in TREES]
     results = {}
-    for tree in trees:
-        results[tree.name] = compare(tree.name, _files(tree), args.jobs, args.rounds)
+    with tempfile.TemporaryDirectory(prefix="zg-filed-") as scratch:
+        filed = (args.filed_at, extract(args.filed_at, Path(scratch)))
+        for tree in trees:
+            results[tree.name] = compare(tree.name, _files(tree), args.jobs, args.rounds, filed)
     largest = next((tree for tree in trees if tree.name == args.growth), trees[0])
     print(f"{largest.name}:")
     results["growth"] = growth(_files(largest), args.jobs)
