@@ -15,6 +15,8 @@ optimizer_groups = torch.optim.Adam(
     [{"params": encoder.parameters()}, {"params": decoder.parameters(), "lr": 1e-4}]
 )
 ac_optimizer = torch.optim.Adam([*actor.parameters(), *critic.parameters()])
+encoder_optimizer = torch.optim.Adam(encoder.parameters())
+decoder_optimizer = torch.optim.Adam(decoder.parameters())
 
 
 def encoder_cleared_only(loader):
@@ -66,3 +68,22 @@ def subset_cleared_between_backward_and_step(env):
         for p in actor.parameters():
             p.grad = None
         ac_optimizer.step()
+
+
+def optimizers_of_each_module_cleared(loader):
+    # infoGAN-style: the joint optimizer's parameters are the encoder's and the decoder's,
+    # and the two optimizers over them clear all of them (pytorch-generative-model-collections)
+    for x in loader:
+        encoder_optimizer.zero_grad()
+        decoder_optimizer.zero_grad()
+        loss = criterion(decoder(encoder(x)), x)
+        loss.backward()
+        optimizer.step()
+
+
+def optimizer_of_one_module_cleared(loader):
+    for x in loader:
+        encoder_optimizer.zero_grad()
+        loss = criterion(decoder(encoder(x)), x)
+        loss.backward()  # expect: ZG101
+        optimizer.step()

@@ -1134,9 +1134,10 @@ _CALL_KINDS = (
 
 
 def _join_module_clears(statements: list[Statement]) -> None:
-    """Module clears one after the other (``encoder.zero_grad(); decoder.zero_grad()``)
-    clear their modules together: each is given the union, so an optimizer over all of
-    them is judged cleared, not partly cleared by each."""
+    """Clears one after the other (``encoder.zero_grad(); decoder.zero_grad()``) clear
+    together: each module clear is given the union of the run's modules, and each clear
+    the run's optimizers (``companions``), so an optimizer over all of them is judged
+    cleared, not partly cleared by each."""
     run: list[Event] = []
     for statement in [*statements, None]:
         if isinstance(statement, Event) and statement.kind == EventKind.KILL:
@@ -1144,15 +1145,17 @@ def _join_module_clears(statements: list[Statement]) -> None:
         if (
             isinstance(statement, Event)
             and statement.kind == EventKind.CLEAR
-            and statement.modules
-            and not statement.optimizers
+            and bool(statement.modules) != bool(statement.optimizers)
         ):
             run.append(statement)
             continue
         if len(run) > 1:
-            joined = tuple(dict.fromkeys(module for clear in run for module in clear.modules))
+            modules = tuple(dict.fromkeys(module for clear in run for module in clear.modules))
+            optimizers = tuple(dict.fromkeys(key for clear in run for key in clear.optimizers))
             for clear in run:
-                clear.modules = joined
+                if clear.modules:
+                    clear.modules = modules
+                clear.companions = optimizers
         run = []
 
 

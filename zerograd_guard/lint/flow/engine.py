@@ -989,9 +989,18 @@ class FlowEngine:
                 return Discarded(value.clear, value.carried, value.loop, value.clears | {event})
             return CLEARED
 
+        companions = tuple(frame.map(key) for key in event.companions) or keys
+        implied = () if everything else self._optimizer_modules(companions)
         for key, value in entries.items():
             if not (everything or key in keys):
                 cover = self._module_clears(key, modules)
+                if (
+                    cover != FULL
+                    and implied
+                    and key not in companions  # cleared by its own clear of the run
+                    and self._implied_clear(key, implied, modules)
+                ):
+                    cover = FULL
                 if cover == PARTIAL:  # the other modules' gradients stay as they are
                     self._note_partial(event, key, modules)
                 if cover != FULL:
@@ -1043,6 +1052,38 @@ class FlowEngine:
         if all(covered):
             return FULL
         return PARTIAL if any(covered) else NONE
+
+    def _optimizer_modules(self, keys: tuple[str, ...]) -> tuple[str, ...]:
+        """The modules cleared optimizers ``keys`` are known to step: their clear clears
+        those modules' parameters for every optimizer (``_implied_clear``)."""
+        found: list[str] = []
+        for key in keys:
+            tie = self.tie(key) if key != ALL else None
+            if tie is not None:
+                found.extend(sorted(tie))
+        return tuple(found)
+
+    def _implied_clear(self, key: str, cleared: tuple[str, ...], modules: tuple[str, ...]) -> bool:
+        """Whether clearing the parameters of modules ``cleared`` (other optimizers'
+        clears) and the modules ``modules`` clears all of optimizer ``key``'s: its
+        parameters are known, and each of its modules is one of ``cleared`` or inside one,
+        or cleared as a module (``opt_g.zero_grad(); opt_d.zero_grad()`` clear an
+        InfoGAN-style optimizer over ``chain(G.parameters(), D.parameters())``). Stricter
+        than ``_module_clears``: an optimizer of unknown parameters, or over a module that
+        holds a cleared one, is not cleared this way."""
+        tie = self.tie(key)
+        if tie is None:
+            return False
+        groups = self.groups.get(key, self.model.tie_groups.get(key)) or (tie,)
+        return all(
+            any(
+                name == module or name.startswith(module + ".")
+                for name in group
+                for module in cleared
+            )
+            or any(related(module, name) for module in modules for name in group)
+            for group in groups
+        )
 
     def _note_partial(self, clear: Event, key: str, modules: tuple[str, ...]) -> None:
         groups = self.groups.get(key, self.model.tie_groups.get(key)) or ()

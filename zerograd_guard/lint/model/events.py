@@ -63,6 +63,9 @@ class Event:
     keywords: frozenset[str] = frozenset()  # keyword arguments passed a true constant
     optimizers: tuple[str, ...] = ()
     modules: tuple[str, ...] = ()
+    # CLEAR: the optimizers cleared by the run of clears it belongs to (no other gradient
+    # event between them): together they may clear every parameter of another optimizer
+    companions: tuple[str, ...] = ()
     managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
     callee: FunctionModel | None = field(default=None, repr=False)
