@@ -97,6 +97,8 @@ class Holds:
 
 
 Choice = tuple[str, str]
+# The key a function's returned value is classified under (no name of the code).
+RETURNED = "<returned>"
 """A name whose class a branch chooses: the qualified name of the function that
 assigns it, and the name (``("main", "policy")``)."""
 
@@ -558,6 +560,35 @@ class Resolver:
         if class_key in self.model.classes:
             return Holds(INSTANCE, key, class_name=class_key)
         return None
+
+    def _built_by_function(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds | None:
+        """A call of a function of this file whose every return builds an instance of a
+        class of the file (a factory: ``model = define_classifier()``): that instance.
+        Returns of different classes (``return VAE()`` under an ``if``, else ``return
+        Classifier()``) are a choice of configuration, like ``_chosen_instance``'s: this
+        resolution reads the class ``chosen`` says and records how many there are. None
+        when a return builds anything else, or none is seen."""
+        callee = self.function_named(call.name, function)
+        if callee is None or depth > 6:
+            return None
+        classes: list[str] = []
+        for value in return_values(getattr(callee.node, "body", None)):
+            held = self.classify(value, RETURNED, callee, depth + 1)
+            if held.kind != INSTANCE or held.class_name is None:
+                return None
+            classes.append(held.class_name)
+        classes = list(dict.fromkeys(classes))
+        if not classes:
+            return None
+        if len(classes) > 1:
+            choice = (callee.qualname, RETURNED)
+            self.choices[choice] = len(classes)
+            return Holds(
+                INSTANCE, key, class_name=classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
+            )
+        return Holds(INSTANCE, key, class_name=classes[0])
 
     def _is_class_of_another_module(self, call: _Callee) -> bool:
         return self.model.external is not None and self.model.class_info(call.dotted) is not None
@@ -1129,6 +1160,7 @@ _CALL_KINDS = (
     (Resolver._is_grad_scaler, Resolver._scaler),
     (Resolver._is_single_prepare, Resolver._prepared),
     (Resolver._is_plain_call, Resolver._instance_of_local_class),
+    (Resolver._is_plain_call, Resolver._built_by_function),
     (Resolver._is_class_of_another_module, Resolver._instance_of_another_module),
 )
 
