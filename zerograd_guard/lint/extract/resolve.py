@@ -511,7 +511,32 @@ class Resolver:
             or "optim." in call.dotted
             or call.origin.startswith("torch.optim")
             or matches(OPTIMIZER_FACTORY, call.name)
+            or (self._is_plain_call(call) and self._optimizer_subclass(call.name))
         )
+
+    def _optimizer_subclass(self, name: str) -> bool:
+        """A class of the file that derives, through classes of the file, from one of
+        PyTorch's optimizers (A3C's ``class SharedAdam(optim.Adam)``, or
+        ``optim.Optimizer`` with a ``step`` of its own): its instances are optimizers and
+        ``step()`` applies their gradients, whatever its body does to them first (weight
+        decay added into ``p.grad``)."""
+        seen: set[str] = set()
+        pending = [name]
+        while pending:
+            info = self.model.classes.get(pending.pop())
+            if info is None or info.name in seen:
+                continue
+            seen.add(info.name)
+            for base in info.bases:
+                root, _, rest = base.partition(".")
+                origin = self.model.imports.get(root, "")
+                dotted = f"{origin}.{rest}" if origin and rest else origin
+                if dotted.startswith("torch.optim") and (
+                    dotted.rsplit(".", 1)[-1] in OPTIMIZER_CLASSES or dotted.endswith(".Optimizer")
+                ):
+                    return True
+                pending.append(base)
+        return False
 
     def _built_optimizer(
         self, call: _Callee, key: str, function: FunctionModel, depth: int
