@@ -19,17 +19,17 @@ modes are printed as counts.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import resource
 import statistics
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+from lint_compare import extract
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(next(p for p in sys.path if p.endswith("site-packages")))
@@ -41,18 +41,6 @@ FILED_AT = "e38f82a"
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
-
-
-def extract(revision: str, into: Path) -> Path:
-    """``zerograd_guard`` at ``revision``, under ``into``; the folder to put on the path."""
-    archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", revision, "zerograd_guard"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(into, filter="data")
-    return into
 
 
 def lint(
@@ -144,7 +132,8 @@ def main() -> int:
     trees = [Path(p).resolve() for p in args.paths] or [SITE / name for name in TREES]
     results = {}
     with tempfile.TemporaryDirectory(prefix="zg-filed-") as scratch:
-        filed = (args.filed_at, extract(args.filed_at, Path(scratch)))
+        extract(args.filed_at, Path(scratch), "zerograd_guard")
+        filed = (args.filed_at, Path(scratch))
         for tree in trees:
             results[tree.name] = compare(tree.name, _files(tree), args.jobs, args.rounds, filed)
     largest = next((tree for tree in trees if tree.name == args.growth), trees[0])

@@ -97,10 +97,10 @@ class Holds:
 
 
 Choice = tuple[str, str]
-# The key a function's returned value is classified under (no name of the code).
-RETURNED = "<returned>"
 """A name whose class a branch chooses: the qualified name of the function that
 assigns it, and the name (``("main", "policy")``)."""
+RETURNED = "<returned>"
+"""The name a factory's returned value is classified under (no name of the code)."""
 
 
 def _declared_only(method: FunctionModel) -> bool:
@@ -264,10 +264,14 @@ class Resolver:
             for _, other in instances[index + 1 :]:
                 if not _exclusive(arms, other):
                     return None
-        choice = (scope.qualname, key)
-        self.choices[choice] = len(classes)
-        picked = classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
+        picked = self._pick((scope.qualname, key), classes)
         return next(held for held, _ in instances if held.class_name == picked)
+
+    def _pick(self, choice: Choice, classes: list[str]) -> str:
+        """The class this analysis gives ``choice`` (``chosen``'s, the first by default);
+        records how many there are (one analysis per class, ``analyze._variants``)."""
+        self.choices[choice] = len(classes)
+        return classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
 
     def _tied_by_callers(self, key: str, function: FunctionModel) -> ModuleGroups | None:
         """For an optimizer that is a parameter of a top-level function (unannotated, not
@@ -608,11 +612,7 @@ class Resolver:
         if not classes:
             return None
         if len(classes) > 1:
-            choice = (callee.qualname, RETURNED)
-            self.choices[choice] = len(classes)
-            return Holds(
-                INSTANCE, key, class_name=classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
-            )
+            return Holds(INSTANCE, key, class_name=self._pick((callee.qualname, RETURNED), classes))
         return Holds(INSTANCE, key, class_name=classes[0])
 
     def _is_class_of_another_module(self, call: _Callee) -> bool:

@@ -567,7 +567,9 @@ class FlowEngine:
         if kind == EventKind.CLEAR:
             keys = tuple(frame.map(key) for key in event.optimizers)
             modules = tuple(frame.map(module) for module in event.modules)
-            return {self._clear(state, event, keys, modules, frame) for state in states}
+            run = tuple(frame.map(key) for key in event.companions) or keys
+            implied = (run, self._optimizer_modules(run))
+            return {self._clear(state, event, keys, modules, frame, implied) for state in states}
         if kind == EventKind.HAVOC:
             if event.callee_name == GRAD_WRITE:
                 return {_maybe_fresh(state) for state in states}
@@ -970,7 +972,10 @@ class FlowEngine:
         keys: tuple[str, ...],
         modules: tuple[str, ...],
         frame: _Frame,
+        implied: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
     ) -> State:
+        """``implied``: the optimizers of the run of clears the event belongs to, and the
+        modules they are known to step (``_implied_clear``)."""
         entries = dict(state.entries)
         default = state.default
         everything = ALL in keys
@@ -989,16 +994,15 @@ class FlowEngine:
                 return Discarded(value.clear, value.carried, value.loop, value.clears | {event})
             return CLEARED
 
-        companions = tuple(frame.map(key) for key in event.companions) or keys
-        implied = () if everything else self._optimizer_modules(companions)
+        run, stepped = implied
         for key, value in entries.items():
             if not (everything or key in keys):
                 cover = self._module_clears(key, modules)
                 if (
                     cover != FULL
-                    and implied
-                    and key not in companions  # cleared by its own clear of the run
-                    and self._implied_clear(key, implied, modules)
+                    and stepped
+                    and key not in run  # cleared by its own clear of the run
+                    and self._implied_clear(key, stepped, modules)
                 ):
                     cover = FULL
                 if cover == PARTIAL:  # the other modules' gradients stay as they are
