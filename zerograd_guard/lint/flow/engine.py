@@ -268,6 +268,8 @@ class FlowEngine:
         # framework's loop, or a hook)
         self._dead_after = False
         self._tails: dict[int, frozenset[int]] = {}
+        # (loop, assumptions) -> ``_crossing`` (loops live as long as the engine)
+        self._crossings: dict[tuple[int, frozenset[Any]], tuple[bool, frozenset[Any]]] = {}
         # per callee: the names it (or what it may call) uses, None when it may observe
         # optimizers it does not name (``_named_by``)
         self._named: dict[int, frozenset[str] | None] = {}
@@ -397,20 +399,33 @@ class FlowEngine:
             body_in.update(states)
             else_in.update(states)
             states = set()
+        taken, not_taken = (tag, atom, body_value), (tag, atom, not body_value)
+        # paths share their assumptions: each set is split once
+        split: dict[frozenset[Any], tuple[frozenset[Any] | None, frozenset[Any] | None]] = {}
         for state in states:
             assumptions = state.assumptions
-            if (tag, atom, body_value) in assumptions:
-                body_in.add(state)
-                continue
-            if (tag, atom, not body_value) in assumptions:
-                else_in.add(state)
-                continue
-            body_in.add(
-                State(state.default, state.entries, assumptions | {(tag, atom, body_value)})
-            )
-            else_in.add(
-                State(state.default, state.entries, assumptions | {(tag, atom, not body_value)})
-            )
+            sides = split.get(assumptions)
+            if sides is None:
+                if taken in assumptions:
+                    sides = (assumptions, None)
+                elif not_taken in assumptions:
+                    sides = (None, assumptions)
+                else:
+                    sides = (assumptions | {taken}, assumptions | {not_taken})
+                split[assumptions] = sides
+            into_body, into_else = sides
+            if into_body is not None:
+                body_in.add(
+                    state
+                    if into_body is assumptions
+                    else State(state.default, state.entries, into_body)
+                )
+            if into_else is not None:
+                else_in.add(
+                    state
+                    if into_else is assumptions
+                    else State(state.default, state.entries, into_else)
+                )
         clears_body = self.contains(statement.body, EventKind.CLEAR)
         if clears_body != self.contains(statement.orelse, EventKind.CLEAR):
             skipped = atom
@@ -496,15 +511,25 @@ class FlowEngine:
 
     def _back_edge(self, state: State, loop: Loop) -> State:
         assumptions = state.assumptions
+        crossing = self._crossings.get((id(loop), assumptions))
+        if crossing is None:
+            crossing = self._crossings[(id(loop), assumptions)] = self._crossing(assumptions, loop)
+        skipped_window, kept = crossing
+        default, entries = state.default, state.entries
+        if skipped_window:
+            default = _carry(default, loop)
+            entries = tuple((key, _carry(value, loop)) for key, value in entries)
+        return State(default, entries, kept)
+
+    def _crossing(self, assumptions: frozenset[Any], loop: Loop) -> tuple[bool, frozenset[Any]]:
+        """What crossing the back edge of ``loop`` does on a path with ``assumptions``:
+        whether fresh gradients are carried into the next iteration, and the assumptions
+        that still hold there (paths share them: computed once per set and loop)."""
         # fresh gradients reach the back edge only on paths that skipped the step; blame
         # accumulation when such a path went through an accumulation-like condition
         skipped_window = any(atom.accumulation for _, atom, _ in assumptions) or not self.has_step(
             loop.body
         )
-        default, entries = state.default, state.entries
-        if skipped_window:
-            default = _carry(default, loop)
-            entries = tuple((key, _carry(value, loop)) for key, value in entries)
         kept = set()
         for tag, atom, value in assumptions:
             if atom is SYNC or atom is LAST_ITERATION:
@@ -519,7 +544,7 @@ class FlowEngine:
                         kept.add((tag, atom, True))
                 continue
             kept.add((tag, atom, value))
-        return State(default, entries, frozenset(kept))
+        return skipped_window, frozenset(kept)
 
     def try_(self, statement: Try, states: set[State], frame: _Frame) -> _Outcome:
         outcome = _Outcome()
