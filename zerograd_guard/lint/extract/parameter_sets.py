@@ -512,7 +512,20 @@ class ReachTracer:
         if self.bound is not None and scope is self.bound and root_of(key) in scope.params:
             return True
         values = self.values(key, scope)
-        return values is not None and all(type(value[0]) is cst.Call for value in values[0])
+        return values is not None and all(
+            type(value[0]) is cst.Call and not self._built_around(value[0]) for value in values[0]
+        )
+
+    def _built_around(self, call: cst.Call) -> bool:
+        """Whether ``call`` (not a copy, not a wrapper of the same parameters) is handed a
+        module some optimizer of the file steps (``ModelWithLoss(model, criterion)``,
+        ``Wrapper(net)``): what it builds may run that module's parameters, which it
+        holds under names no trace follows."""
+        name = callee_name(call.func) or ""
+        if name in COPIES or _same_parameters(call):
+            return False
+        handed = {key_of(arg.value) for arg in call.args} - {None}
+        return any(tie is not None and handed & tie for tie in self.model.ties.values())
 
     def _class_of(self, scope: FunctionModel | None) -> ClassInfo | None:
         while scope is not None:

@@ -860,11 +860,15 @@ class Resolver:
     ) -> tuple[FunctionModel, tuple[str | None, ...], tuple[tuple[str, str | None], ...]] | None:
         """What ``name = functools.partial(f, a, b=c)`` binds in ``scope`` (assigned that
         once and nothing else; ``f`` a function of this file): ``f`` and the arguments it
-        is handed ahead of a call's own."""
+        is handed ahead of a call's own. A plain alias (``train_fn = train_step``) binds
+        ``f`` and nothing."""
         values = scope.assignments.get(name, [])
         if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
             return None
         value = values[0]
+        if type(value) is cst.Name:
+            aliased = self.function_named(value.value, scope)
+            return None if aliased is None else (aliased, (), ())
         if type(value) is not cst.Call or not self._is_partial(value.func):
             return None
         if any(arg.star for arg in value.args):
@@ -957,6 +961,38 @@ class Resolver:
         self.model.rebuilt_optimizers.setdefault(held.canonical, []).append(event)
         return []
 
+    def _super_method(
+        self, event: Event, method: str, function: FunctionModel
+    ) -> FunctionModel | None:
+        """``method`` as the bases of the class whose method ``function`` is define it,
+        when ``event`` is ``super().method(...)``; ``super(Base, self)`` starts after
+        ``Base`` (BasicSR's ``super(VideoBaseModel, self).optimize_parameters(...)``).
+        In-file bases only, in method resolution order (None otherwise: a library base's
+        method stays what it was)."""
+        func = getattr(event.node, "func", None)
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Call:
+            return None
+        made = func.value
+        if type(made.func) is not cst.Name or made.func.value != "super":
+            return None
+        cls = self._class_of(function)
+        if cls is None:
+            return None
+        order = self._mro(cls)
+        start = 1
+        if made.args:
+            first = made.args[0].value
+            if len(made.args) != 2 or type(first) is not cst.Name:
+                return None
+            named = [index for index, info in enumerate(order) if info.name == first.value]
+            if not named:
+                return None
+            start = named[0] + 1
+        for info in order[start:]:
+            if method in info.methods:
+                return info.methods[method]
+        return None
+
     def _reassigned(self, module: str, function: FunctionModel) -> bool:
         if module.startswith("self.") and module.count(".") == 1:
             cls = self._class_of(function)
@@ -965,6 +1001,15 @@ class Resolver:
 
     def _method(self, event: Event, function: FunctionModel) -> list[Event]:
         receiver, method = event.receiver, event.method or ""
+        inherited = self._super_method(event, method, function) if receiver is None else None
+        if inherited is not None:  # ``super().m()``: that method, on the same ``self``
+            event.kind, event.callee, event.receiver, event.method = (
+                EventKind.CALL,
+                inherited,
+                "self",
+                None,  # no dispatch on ``self``'s class: it would find the override
+            )
+            return [event]
         held = self.holds(receiver, function) if receiver is not None else Holds(None, "")
         if "zero_grad" in event.keywords:
             events = []
