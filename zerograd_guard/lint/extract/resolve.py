@@ -561,6 +561,22 @@ class Resolver:
     def _moved(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds:
         return self.classify(call.node.func.value, key, function, depth + 1)  # type: ignore[attr-defined]
 
+    def _is_deep_copy(self, call: _Callee) -> bool:
+        return call.dotted == "copy.deepcopy" or call.origin == "copy.deepcopy"
+
+    def _copied(self, call: _Callee, key: str, function: FunctionModel, depth: int) -> Holds | None:
+        """``copy.deepcopy(model)``: an instance of the class ``model`` holds one of (its
+        methods are that class's; its parameters, and an optimizer it holds, are the
+        copy's own, under ``key``)."""
+        arguments = call.node.args
+        source = key_of(arguments[0].value) if len(arguments) == 1 else None
+        if source is None:
+            return None
+        held = self.holds(source, function, depth + 1)
+        if held.kind != INSTANCE:
+            return None
+        return Holds(INSTANCE, key, class_name=held.class_name)
+
     def _is_grad_scaler(self, call: _Callee) -> bool:
         return call.name == "GradScaler"
 
@@ -1227,6 +1243,7 @@ _CALL_KINDS = (
     (Resolver._is_optimizer_class, Resolver._built_optimizer),
     (Resolver._is_lightning_optimizers, Resolver._untied_optimizer),
     (Resolver._is_move, Resolver._moved),
+    (Resolver._is_deep_copy, Resolver._copied),
     (Resolver._is_grad_scaler, Resolver._scaler),
     (Resolver._is_single_prepare, Resolver._prepared),
     (Resolver._is_plain_call, Resolver._instance_of_local_class),
