@@ -185,10 +185,12 @@ def test_a_class_whose_only_backward_is_its_backward_method_adds_nothing(finding
     assert findings(files={"agent.py": engine, "runner.py": runner, "main.py": main}) == []
 
 
-# What stays unknown, and so silent: each differs from the flagged project in one place.
-UNKNOWN_CALLERS = {
-    "a caller passing another class": MAIN
-    + """
+def test_a_caller_passing_another_class_leaves_the_scaler_callers_configuration(findings):
+    # each call runs one configuration: main's (the scaler, no clear) is a bug whatever
+    # finetune passes; a class without a backward adds no configuration to judge
+    other = (
+        MAIN
+        + """
     class OtherScaler:
         def __call__(self, loss, optimizer):
             pass
@@ -196,7 +198,70 @@ UNKNOWN_CALLERS = {
 
     def finetune(model, loader, optimizer):
         train_one_epoch(model, loader, optimizer, OtherScaler())
+    """
+    )
+    assert codes(findings(files=_files(main=other))) == [("engine.py", 5, "ZG101")]
+
+
+TWO_AGENTS = """    import torch
+
+
+    class DDPGAgent:
+        def __init__(self, net):
+            self.critic = net
+            self.critic_optimizer = torch.optim.Adam(net.parameters())
+
+        def update(self, batch):
+            loss = self.critic(batch).mean()
+            loss.backward()
+            self.critic_optimizer.step()
+
+
+    class TD3Agent:
+        def __init__(self, net):
+            self.critic = net
+            self.critic_optimizer = torch.optim.Adam(net.parameters())
+
+        def update(self, batch):
+            self.critic_optimizer.zero_grad()
+            loss = self.critic(batch).mean()
+            loss.backward()
+            self.critic_optimizer.step()
+    """
+TWO_MAINS = {
+    "ddpg_test.py": """    from agents import DDPGAgent
+    from runner import run
+
+    run(DDPGAgent(net), env, 10)
     """,
+    "td3_test.py": """    from agents import TD3Agent
+    from runner import run
+
+    run(TD3Agent(net), env, 10)
+    """,
+}
+
+
+def test_each_class_the_callers_pass_is_judged(findings):
+    # cyoon1729/Policy-Gradient-Methods: one ``mini_batch_train(env, agent, ...)`` loop,
+    # a script per agent class; the DDPG agent never clears its critic's optimizer
+    files = {"agents.py": TWO_AGENTS, "runner.py": RUNNER, **TWO_MAINS}
+    found = findings(files=files)
+    assert codes(found) == [("runner.py", 3, "ZG101")]
+    assert "DDPGAgent.update" in found[0][3]
+    cleared = TWO_AGENTS.replace(
+        "            loss = self.critic(batch).mean()\n            loss.backward()\n"
+        "            self.critic_optimizer.step()\n\n\n    class TD3Agent",
+        "            self.critic_optimizer.zero_grad()\n"
+        "            loss = self.critic(batch).mean()\n            loss.backward()\n"
+        "            self.critic_optimizer.step()\n\n\n    class TD3Agent",
+    )
+    assert cleared != TWO_AGENTS
+    assert findings(files={"agents.py": cleared, "runner.py": RUNNER, **TWO_MAINS}) == []
+
+
+# What stays unknown, and so silent: each differs from the flagged project in one place.
+UNKNOWN_CALLERS = {
     "a caller leaving it to its default": MAIN
     + """
     def finetune(model, loader, optimizer):

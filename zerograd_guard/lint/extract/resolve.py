@@ -385,14 +385,21 @@ class Resolver:
 
     def _passed_by_callers(self, key: str, function: FunctionModel) -> Holds | None:
         """Parameter ``key`` of a top-level function, unannotated: an instance of the
-        class its callers pass (project mode, ``project.call_sites``), else unknown."""
+        class its callers pass (project mode, ``project.call_sites``), else unknown.
+        Callers passing instances of different classes are a choice of configuration,
+        each class judged (``_pick``)."""
         external = self.model.external
         if external is None or not function.top_level:
             return None
-        named = external.parameter_class(function.name, key)
-        if named is None or self.model.class_info(named) is None:
+        named = [
+            name
+            for name in external.parameter_classes(function.name, key)
+            if self.model.class_info(name) is not None
+        ]
+        if not named:
             return None
-        return Holds(INSTANCE, key, class_name=named)
+        picked = named[0] if len(named) == 1 else self._pick((function.qualname, key), named)
+        return Holds(INSTANCE, key, class_name=picked)
 
     def _element(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
         """``opts[1]`` where ``opts`` is assigned one list or tuple literal of names

@@ -999,9 +999,8 @@ class _Walker:
         if annotation is not None:
             named = key_of(annotation)
             return named is not None and self.external.class_info(named) is not None
-        return (
-            function.top_level
-            and self.external.parameter_class(function.name, receiver_key) is not None
+        return function.top_level and bool(
+            self.external.parameter_classes(function.name, receiver_key)
         )
 
     def _holds_imported_instance(self, receiver_key: str) -> bool:

@@ -52,7 +52,7 @@ class CallSites:
         # the last part of an imported dotted name -> (importer, the name bound there)
         self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
-        self._answers: dict[tuple[str, str, str], Target | None] = {}
+        self._answers: dict[tuple[str, str, str], tuple[Target, ...] | None] = {}
         self._callers: dict[tuple[str, str], list[Caller] | None] = {}
         self._modules: dict[tuple[str, str, str], str | None] = {}
         self._indexed: dict[str, _Uses] = {}  # for the trees kept
@@ -95,7 +95,7 @@ class CallSites:
 
     def fed_parameter(self, entry: ModuleEntry, function: str, text: str) -> bool:
         """Whether a parameter of top-level ``function`` of ``entry`` (its ``text``) is
-        passed an instance of one class by every call (``parameter_class``) whose methods
+        passed instances of classes (``parameter_classes``) whose methods
         with a backward the function may use (``graph.uses_methods``)."""
         tree = self.tree(entry)
         definition = top_level_function(tree, function) if tree is not None else None
@@ -103,13 +103,13 @@ class CallSites:
             return False
         args = definition.args
         for param in (*args.posonlyargs, *args.args, *args.kwonlyargs):
-            target = self.parameter_class(entry, function, param.arg)
-            if target is not None and uses_methods(
-                text,
-                self.project.class_backward_methods(target.entry, target.attribute[0])
-                - {"backward"},
-            ):
-                return True
+            for target in self.parameter_classes(entry, function, param.arg) or ():
+                if uses_methods(
+                    text,
+                    self.project.class_backward_methods(target.entry, target.attribute[0])
+                    - {"backward"},
+                ):
+                    return True
         return False
 
     def parameter_module(self, entry: ModuleEntry, function: str, param: str) -> str | None:
@@ -165,15 +165,22 @@ class CallSites:
                 agreed = passed[0]
         return agreed
 
-    def parameter_class(self, entry: ModuleEntry, function: str, param: str) -> Target | None:
-        """The linted class every call of ``function`` (top-level in ``entry``) passes
-        to its parameter ``param`` an instance of; None: unknown."""
+    def parameter_classes(
+        self, entry: ModuleEntry, function: str, param: str
+    ) -> tuple[Target, ...] | None:
+        """The linted classes the calls of ``function`` (top-level in ``entry``) pass to
+        its parameter ``param`` instances of, each call one of them, in the order they
+        are first passed; only those that run a backward. Several are a choice of
+        configuration (DeepRL's ``run_steps(agent)``, one agent class per script), each
+        judged. None: unknown (a call passing anything else)."""
         key = (entry.path, function, param)
         if key not in self._answers:
-            self._answers[key] = self._parameter_class(entry, function, param)
+            self._answers[key] = self._parameter_classes(entry, function, param)
         return self._answers[key]
 
-    def _parameter_class(self, entry: ModuleEntry, function: str, param: str) -> Target | None:
+    def _parameter_classes(
+        self, entry: ModuleEntry, function: str, param: str
+    ) -> tuple[Target, ...] | None:
         callers = self.callers(entry, function)
         # only a class with a backward can change a finding: callers with none in reach
         # are not read (most functions' parameters are asked about)
@@ -188,7 +195,7 @@ class CallSites:
         slot = _slot(definition.args, param)
         if slot is None:
             return None
-        agreed: Target | None = None
+        passed: list[Target] = []
         count = 0
         for caller in callers:
             tree = self.tree(caller.entry)
@@ -211,12 +218,12 @@ class CallSites:
                     if made is not None
                     else None
                 )
-                if target is None or (agreed is not None and target != agreed):
+                if target is None:
                     return None
-                agreed = target
-        if agreed is not None and not self._runs_backward(agreed):
-            return None
-        return agreed
+                if target not in passed:
+                    passed.append(target)
+        running = tuple(target for target in passed if self._runs_backward(target))
+        return running or None
 
     def _runs_backward(self, target: Target) -> bool:
         """Whether the class has a method with a backward other than ``backward``

@@ -217,26 +217,29 @@ class ProjectLookup:
             self._methods[local] = methods
         return method in methods
 
-    def parameter_class(self, function: str, param: str) -> str | None:
-        """The class (as a name ``class_info`` answers) whose instance every call of the
-        analysed file's top-level ``function`` passes to ``param``
-        (``project.call_sites``); None: unknown. Only the analysed file asks: a loaded
+    def parameter_classes(self, function: str, param: str) -> tuple[str, ...]:
+        """The classes (as names ``class_info`` answers) whose instances the calls of the
+        analysed file's top-level ``function`` pass to ``param``, each call one of them
+        (``project.call_sites``); empty: unknown. Only the analysed file asks: a loaded
         function's parameters are bound to its caller's names."""
         if self.depth:
-            return None
+            return ()
         from zerograd_guard.lint.project.call_sites import for_project
 
-        target = for_project(self.loader.project).parameter_class(self.entry, function, param)
-        if target is None:
-            return None
-        if target.entry is self.entry:
-            return target.attribute[0]  # a class of the file itself: its own model has it
-        # a name no source text can hold, so it never meets one written in the file
-        name = f"{target.attribute[0]} <{target.entry.path}>"
-        if name not in self._classes:
-            found = self._loaded_target(target, own=False)
-            self._classes[name] = None if found is None else flattened(found[0], found[1][0])
-        return name if self._classes[name] is not None else None
+        targets = for_project(self.loader.project).parameter_classes(self.entry, function, param)
+        names = []
+        for target in targets or ():
+            if target.entry is self.entry:
+                names.append(target.attribute[0])  # a class of the file: its model has it
+                continue
+            # a name no source text can hold, so it never meets one written in the file
+            name = f"{target.attribute[0]} <{target.entry.path}>"
+            if name not in self._classes:
+                found = self._loaded_target(target, own=False)
+                self._classes[name] = None if found is None else flattened(found[0], found[1][0])
+            if self._classes[name] is not None:
+                names.append(name)
+        return tuple(names)
 
     def parameter_module(self, function: str, param: str) -> str | None:
         """The parameter of the analysed file's top-level ``function`` that every call
