@@ -260,18 +260,36 @@ def test_each_class_the_callers_pass_is_judged(findings):
     assert findings(files={"agents.py": cleared, "runner.py": RUNNER, **TWO_MAINS}) == []
 
 
-# What stays unknown, and so silent: each differs from the flagged project in one place.
-UNKNOWN_CALLERS = {
+# Calls whose argument is not known are other configurations: main's call still passes
+# the scaler (continual-learning's ``train_cl(model, ...)``: main.py passes a classifier
+# it builds, the notebook one it does not).
+OTHER_UNKNOWN_CALLERS = {
     "a caller leaving it to its default": MAIN
     + """
     def finetune(model, loader, optimizer):
         train_one_epoch(model, loader, optimizer, accum_iter=2)
-    """.replace("optimizer, accum_iter", "optimizer, accum_iter"),
+    """,
     "a caller passing *args": MAIN
     + """
     def finetune(args):
         train_one_epoch(*args)
     """,
+    "a caller passing what a factory returns": MAIN
+    + """
+    def finetune(model, loader, optimizer):
+        train_one_epoch(model, loader, optimizer, make_scaler())
+    """,
+}
+
+
+def test_the_known_callers_configuration_is_judged_whatever_others_pass(findings, tmp_path):
+    for why, main in OTHER_UNKNOWN_CALLERS.items():
+        tree(tmp_path, _files(main=main))
+        assert codes(findings()) == [("engine.py", 5, "ZG101")], why
+
+
+# What stays unknown, and so silent: each differs from the flagged project in one place.
+UNKNOWN_CALLERS = {
     "a caller passing **kwargs": MAIN.replace(
         "train_one_epoch(model, loader, optimizer, loss_scaler, accum_iter=args.accum)",
         "train_one_epoch(model, loader, optimizer, **{'loss_scaler': loss_scaler})",

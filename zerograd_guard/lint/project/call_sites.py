@@ -169,10 +169,12 @@ class CallSites:
         self, entry: ModuleEntry, function: str, param: str
     ) -> tuple[Target, ...] | None:
         """The linted classes the calls of ``function`` (top-level in ``entry``) pass to
-        its parameter ``param`` instances of, each call one of them, in the order they
-        are first passed; only those that run a backward. Several are a choice of
-        configuration (DeepRL's ``run_steps(agent)``, one agent class per script), each
-        judged. None: unknown (a call passing anything else)."""
+        its parameter ``param`` instances of, in the order they are first passed; only
+        those that run a backward. Each is a configuration of the program some call
+        runs (DeepRL's ``run_steps(agent)``, one agent class per script), judged whatever
+        the other calls pass (a call whose argument is not known is another
+        configuration). None: no such class, or the function's calls are not all known
+        (handed on as a value, too many)."""
         key = (entry.path, function, param)
         if key not in self._answers:
             self._answers[key] = self._parameter_classes(entry, function, param)
@@ -219,7 +221,7 @@ class CallSites:
                     else None
                 )
                 if target is None:
-                    return None
+                    continue  # another configuration, not known: the known ones stand
                 if target not in passed:
                     passed.append(target)
         running = tuple(target for target in passed if self._runs_backward(target))
