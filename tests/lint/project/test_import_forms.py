@@ -151,6 +151,21 @@ def test_a_name_claimed_by_two_files_resolves_to_neither(findings):
     assert findings(files=files) == []
 
 
+def test_a_name_only_one_of_two_same_named_modules_defines_resolves_to_it(findings):
+    # cyoon1729/Policy-Gradient-Methods: package ``ddpg/`` holding ``ddpg.py`` and
+    # ``ddpg_test.py`` (``from ddpg import ...``, run from inside the folder): the
+    # sibling module and the package are both ``ddpg``, but only the module defines the
+    # name, so importing it from the package would fail
+    files = {
+        "ddpg/__init__.py": "",
+        "ddpg/ddpg.py": STEP,
+        "ddpg/ddpg_test.py": _loop("from ddpg import train_step", "train_step"),
+    }
+    assert codes(findings(files=files)) == [("ddpg/ddpg_test.py", 6, "ZG101")]
+    both = {**files, "ddpg/__init__.py": STEP.replace("optimizer.step()", "pass")}
+    assert findings(files=both) == []  # both define it: which one runs is not known
+
+
 def test_a_dotted_name_found_under_two_folders_above_the_importer_resolves_to_neither(findings):
     # which one Python imports depends on the folder the script runs from
     files = {

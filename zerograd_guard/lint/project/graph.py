@@ -163,6 +163,13 @@ class Project:
     # -- resolution ---------------------------------------------------------------------
 
     def module(self, name: str, importer: ModuleEntry | None = None) -> ModuleEntry | None:
+        candidates = self._modules(name, importer)
+        return candidates[0] if len(candidates) == 1 else None
+
+    def _modules(self, name: str, importer: ModuleEntry | None) -> tuple[ModuleEntry, ...]:
+        """The linted modules ``name`` may import from ``importer``: one, or two when a
+        module of that name beside the importer and another of the run's both are
+        (which one Python imports depends on how it is run), or none."""
         found = self.by_name.get(name)
         if importer is not None:
             sibling = (
@@ -171,11 +178,11 @@ class Project:
                 else self._under_folder(importer.folder, name)
             )
             if sibling is not None and found is not None and sibling is not found:
-                return None  # which one Python imports depends on how it is run
+                return (found, sibling)
             found = found or sibling
             if found is None and "." in name:
                 found = self._above_folder(importer.folder, name)
-        return found
+        return () if found is None else (found,)
 
     def _above_folder(self, folder: str, dotted: str) -> ModuleEntry | None:
         """``agents.base`` imported by a script in a subfolder of a repository without
@@ -236,9 +243,19 @@ class Project:
     def _resolve(self, dotted: str, importer: ModuleEntry | None, hops: int) -> Target | None:
         parts = dotted.split(".")
         for cut in range(len(parts), 0, -1):
-            entry = self.module(".".join(parts[:cut]), importer)
-            if entry is not None:
-                return self._inside(entry, tuple(parts[cut:]), hops)
+            candidates = self._modules(".".join(parts[:cut]), importer)
+            rest = tuple(parts[cut:])
+            if len(candidates) == 1:
+                return self._inside(candidates[0], rest, hops)
+            if candidates:
+                # two modules of that name (cyoon1729/Policy-Gradient-Methods' package
+                # ``ddpg/`` holding ``ddpg.py``, run as ``python ddpg_test.py`` from
+                # inside it): the name is imported from the one that defines it, the
+                # import of the other would fail; both or neither: not this cut
+                found = [self._inside(entry, rest, hops) for entry in candidates] if rest else []
+                defined = [target for target in found if target is not None]
+                if defined and all(target == defined[0] for target in defined):
+                    return defined[0]
         return None
 
     def _inside(self, entry: ModuleEntry, rest: tuple[str, ...], hops: int) -> Target | None:
