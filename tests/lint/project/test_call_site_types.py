@@ -364,3 +364,44 @@ def test_a_looping_helper_the_caller_passes_other_arguments_is_no_candidate(tmp_
     project = build_project(sorted(tmp_path.rglob("*.py")), DEFAULT_OPTIONS)
     assert project.context(tmp_path / "engine.py").candidate  # passed the scaler
     assert not project.context(tmp_path / "loader.py").candidate
+
+
+def test_a_module_level_instance_used_inside_a_function(findings):
+    # cyoon1729/Policy-Gradient-Methods' a2c_test.py: ``agent = A2CAgent(...)`` at module
+    # level, the loop in ``def run()`` calls ``agent.update(...)``
+    main = """\
+    from agent import Agent
+
+    agent = Agent(net)
+
+
+    def run():
+        for episode in range(10):
+            agent.update(batch)
+
+
+    run()
+    """
+    found = findings(files={"agent.py": AGENT, "main.py": main})
+    assert codes(found) == [("main.py", 8, "ZG101")]
+    cleared = AGENT.replace(
+        "            loss = self.net(batch).mean()",
+        "            self.optimizer.zero_grad()\n            loss = self.net(batch).mean()",
+    )
+    assert cleared != AGENT
+    assert findings(files={"agent.py": cleared, "main.py": main}) == []
+    # the instance assigned after the function's definition, under ``if __name__``
+    later = """\
+    from agent import Agent
+
+
+    def run():
+        for episode in range(10):
+            agent.update(batch)
+
+
+    if __name__ == "__main__":
+        agent = Agent(net)
+        run()
+    """
+    assert codes(findings(files={"agent.py": AGENT, "main.py": later})) == [("main.py", 6, "ZG101")]

@@ -231,6 +231,9 @@ class _Walker:
         self.statement: cst.SimpleStatementLine | None = None
         self.anchor: cst.CSTNode | None = None
         self.method_names = self._class_method_names(module)
+        # module-level ``name = Call(...)`` (also under a top-level ``if``), for functions
+        # defined before the assignment that read the name (``_assigned_where_read``)
+        self.module_calls = _module_level_calls(module.body)
 
     @staticmethod
     def _class_method_names(module: cst.Module) -> frozenset[str]:
@@ -1012,7 +1015,7 @@ class _Walker:
         if receiver_key.startswith("self.") and self.cls is not None:
             values = self.cls.attributes.get(receiver_key[5:], ())
         else:
-            values = self.function.assignments.get(receiver_key, ())
+            values = self._assigned_where_read(receiver_key)
         for value in values:
             made = key_of(value.func) if type(value) is cst.Call else None
             if (
@@ -1024,6 +1027,20 @@ class _Walker:
                 return True
         return False
 
+    def _assigned_where_read(self, key: str) -> Sequence[cst.BaseExpression]:
+        """What ``key`` is assigned in this function, or, when the function does not
+        bind it, in the nearest enclosing scope assigning it so far (a module-level
+        ``agent = A2CAgent(...)`` read in ``def run():``)."""
+        scope: FunctionModel | None = self.function
+        while scope is not None:
+            values = scope.assignments.get(key)
+            if values:
+                return values
+            if "." in key or key in scope.params or key in scope.tuple_assignments:
+                return ()
+            scope = scope.parent
+        return self.module_calls.get(key, ())  # assigned after the function's definition
+
     def _names_project_module(self, receiver_key: str) -> bool:
         """Whether ``receiver`` may be a module of the project (an imported name from
         neither the standard library nor a framework package): ``clean.wipe(model)`` may
@@ -1031,6 +1048,28 @@ class _Walker:
         ``model``); in per-file mode the call resolves to nothing, as before."""
         origin = self.model.imports.get(receiver_key.partition(".")[0])
         return origin is not None and origin.partition(".")[0] not in OUTSIDE_PROJECT
+
+
+def _module_level_calls(statements: Sequence[cst.CSTNode]) -> dict[str, list[cst.Call]]:
+    """``name = Call(...)`` at module level, including the bodies of top-level ``if``
+    statements (``if __name__ == "__main__":``): name -> the calls assigned to it."""
+    found: dict[str, list[cst.Call]] = {}
+    for statement in statements:
+        if type(statement) is cst.If:
+            for name, calls in _module_level_calls(statement.body.body).items():
+                found.setdefault(name, []).extend(calls)
+            continue
+        if type(statement) is not cst.SimpleStatementLine:
+            continue
+        for small in statement.body:
+            if (
+                type(small) is cst.Assign
+                and len(small.targets) == 1
+                and type(small.targets[0].target) is cst.Name
+                and type(small.value) is cst.Call
+            ):
+                found.setdefault(small.targets[0].target.value, []).append(small.value)
+    return found
 
 
 # What a call is, by its shape: the first row whose test holds handles it (each test
