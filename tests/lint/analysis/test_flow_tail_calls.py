@@ -177,3 +177,28 @@ def test_a_call_at_the_end_of_a_loop_body_is_not_in_tail_position() -> None:
         """
     )
     assert (10, "ZG101") in findings(source)
+
+
+def test_a_tail_call_sees_the_optimizers_it_is_handed() -> None:
+    """The callee steps the caller's ``opt`` under its parameter's name: what ``opt``
+    holds before the call (the gradients its last step applied) is not forgotten."""
+    source = textwrap.dedent(
+        """\
+        import torch
+
+
+        def finetune(model, optimizer, x):
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+
+
+        model = torch.nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        opt.zero_grad()
+        model(x).sum().backward()
+        opt.step()
+        finetune(model, opt, x)
+        """
+    )
+    assert findings(source) == [(6, "ZG101")]

@@ -1170,14 +1170,6 @@ class FlowEngine:
     ) -> set[State]:
         if callee in self.stack or len(self.stack) > MAX_CALL_DEPTH:
             return {self._havoc(state, (ALL,)) for state in states}
-        tail = (
-            self._dead_after
-            and not self.loops
-            and not closure
-            and id(event) in self._tail_calls(frame.function)
-        )
-        if tail:
-            states = self._forget_unnamed(states, callee)
         if closure:
             env = frame.env
             if event.closure_args or event.closure_kwargs:  # ``functools.partial(f, ...)``
@@ -1191,6 +1183,14 @@ class FlowEngine:
             inner.tag = frame.tag
         saved: list[_SavedTie] = []
         keys = self._mapped_keys(callee, inner, saved)
+        tail = (
+            self._dead_after
+            and not self.loops
+            and not closure
+            and id(event) in self._tail_calls(frame.function)
+        )
+        if tail:
+            states = self._forget_unnamed(states, callee, inner, keys)
         # a call analysed from the same state with the same bindings ends the same way
         # (observations are recorded already): reuse it, or nested loops calling helpers
         # with loops multiply their fixpoint iterations
@@ -1250,22 +1250,30 @@ class FlowEngine:
             found = self._tails[id(function)] = frozenset(tails)
         return found
 
-    def _forget_unnamed(self, states: set[State], callee: FunctionModel) -> set[State]:
+    def _forget_unnamed(
+        self, states: set[State], callee: FunctionModel, inner: _Frame, keys: set[str]
+    ) -> set[State]:
         """``states`` with the optimizers ``callee`` cannot see made unknown, for a call
         in tail position of the judged function (nothing after it observes a status).
 
-        Inside the callee an optimizer it never names (nor hands on, nor reaches through a
-        receiver) is only carried along: its status changes with each backward and step
-        but is never read, unless the callee reads ``.grad`` or steps optimizers it does
-        not name (then nothing is forgotten). After the call nothing reads it either, so
-        its status is dead. Forgetting it lets the paths that differ only there merge: a
-        notebook's or script's earlier training loops (three optimizers, each status
-        varying with its flags) no longer multiply the paths of every later call (a
-        447-line file took 2.2 s, now 0.3 s). Observations are the same; fewer paths can
-        only mean less widening (``_widen``) inside the callee."""
-        named = self._named_by(callee)
-        if named is None:
+        Inside the callee (``inner``: its frame, ``keys``: the optimizer keys its own
+        events name there) an optimizer it never names (nor is handed as an argument,
+        nor hands on, nor reaches through a receiver) is only carried along: its status
+        changes with each backward and step but is never read, unless the callee reads
+        ``.grad`` or steps optimizers it does not name (then nothing is forgotten).
+        After the call nothing reads it either, so its status is dead. Forgetting it lets
+        the paths that differ only there merge: a notebook's or script's earlier
+        training loops (three optimizers, each status varying with its flags) no longer
+        multiply the paths of every later call (a 447-line file took 2.2 s, now 0.5 s).
+        Observations are the same; fewer paths can only mean less widening (``_widen``)
+        inside the callee."""
+        used = self._named_by(callee)
+        if used is None:
             return states
+        # what the call binds: the caller's keys its parameters and ``self`` stand for
+        named = {*used, *keys, *inner.env.values()}
+        if inner.self_prefix is not None:
+            named.add(inner.self_prefix)
         forgotten: dict[str, bool] = {}
         result = set()
         for state in states:
