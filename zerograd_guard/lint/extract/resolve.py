@@ -892,6 +892,9 @@ class Resolver:
         if type(value) is cst.Name:
             aliased = self.function_named(value.value, scope)
             return None if aliased is None else (aliased, (), ())
+        if type(value) is cst.IfExp:
+            chosen = self._chosen_function(value, name, scope)
+            return None if chosen is None else (chosen, (), ())
         if type(value) is not cst.Call or not self._is_partial(value.func):
             return None
         if any(arg.star for arg in value.args):
@@ -911,6 +914,28 @@ class Resolver:
                 if arg.keyword is not None
             ),
         )
+
+    def _chosen_function(
+        self, value: cst.IfExp, name: str, scope: FunctionModel
+    ) -> FunctionModel | None:
+        """``name = f if c else (g if d else h)``, every arm a function of this file: a
+        choice of configuration (continual-learning's ``train_fn``), each function judged
+        in its own analysis (``_pick``). None when an arm is anything else."""
+        arms: list[cst.BaseExpression] = [value]
+        functions: list[FunctionModel] = []
+        while arms:
+            arm = arms.pop(0)
+            if type(arm) is cst.IfExp:
+                arms[:0] = [arm.body, arm.orelse]
+                continue
+            function = self.function_named(arm.value, scope) if type(arm) is cst.Name else None
+            if function is None:
+                return None
+            if function not in functions:
+                functions.append(function)
+        names = [function.qualname for function in functions]
+        picked = names[0] if len(names) == 1 else self._pick((scope.qualname, name), names)
+        return functions[names.index(picked)]
 
     def _made(
         self, name: str, scope: FunctionModel
