@@ -269,8 +269,10 @@ class Resolver:
 
     def _pick(self, choice: Choice, classes: list[str]) -> str:
         """The class this analysis gives ``choice`` (``chosen``'s, the first by default);
-        records how many there are (one analysis per class, ``analyze._variants``)."""
-        self.choices[choice] = len(classes)
+        records how many there are when there is a choice (one analysis per class,
+        ``analyze._variants``)."""
+        if len(classes) > 1:
+            self.choices[choice] = len(classes)
         return classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
 
     def _tied_by_callers(self, key: str, function: FunctionModel) -> ModuleGroups | None:
@@ -398,8 +400,7 @@ class Resolver:
         ]
         if not named:
             return None
-        picked = named[0] if len(named) == 1 else self._pick((function.qualname, key), named)
-        return Holds(INSTANCE, key, class_name=picked)
+        return Holds(INSTANCE, key, class_name=self._pick((function.qualname, key), named))
 
     def _element(self, key: str, function: FunctionModel, depth: int) -> Holds | None:
         """``opts[1]`` where ``opts`` is assigned one list or tuple literal of names
@@ -634,9 +635,7 @@ class Resolver:
         classes = list(dict.fromkeys(classes))
         if not classes:
             return None
-        if len(classes) > 1:
-            return Holds(INSTANCE, key, class_name=self._pick((callee.qualname, RETURNED), classes))
-        return Holds(INSTANCE, key, class_name=classes[0])
+        return Holds(INSTANCE, key, class_name=self._pick((callee.qualname, RETURNED), classes))
 
     def _is_class_of_another_module(self, call: _Callee) -> bool:
         return self.model.external is not None and self.model.class_info(call.dotted) is not None
@@ -934,8 +933,7 @@ class Resolver:
             if function not in functions:
                 functions.append(function)
         names = [function.qualname for function in functions]
-        picked = names[0] if len(names) == 1 else self._pick((scope.qualname, name), names)
-        return functions[names.index(picked)]
+        return functions[names.index(self._pick((scope.qualname, name), names))]
 
     def _made(
         self, name: str, scope: FunctionModel

@@ -232,8 +232,9 @@ class _Walker:
         self.anchor: cst.CSTNode | None = None
         self.method_names = self._class_method_names(module)
         # module-level ``name = Call(...)`` (also under a top-level ``if``), for functions
-        # defined before the assignment that read the name (``_assigned_where_read``)
-        self.module_calls = _module_level_calls(module.body)
+        # defined before the assignment that read the name (``_assigned_where_read``);
+        # read from the module when first asked
+        self._module_calls: dict[str, list[cst.Call]] | None = None
 
     @staticmethod
     def _class_method_names(module: cst.Module) -> frozenset[str]:
@@ -1039,7 +1040,9 @@ class _Walker:
             if "." in key or key in scope.params or key in scope.tuple_assignments:
                 return ()
             scope = scope.parent
-        return self.module_calls.get(key, ())  # assigned after the function's definition
+        if self._module_calls is None:
+            self._module_calls = _module_level_calls(self.module.body)
+        return self._module_calls.get(key, ())  # assigned after the function's definition
 
     def _names_project_module(self, receiver_key: str) -> bool:
         """Whether ``receiver`` may be a module of the project (an imported name from

@@ -1295,48 +1295,27 @@ class FlowEngine:
     def _named_by(self, callee: FunctionModel) -> frozenset[str] | None:
         """Every name the events of ``callee`` and of what it may call use for an
         optimizer, a module, a receiver or an argument (with parameter defaults); None
-        when one of them may observe optimizers it does not name: a ``.grad`` read, a
-        step of unnamed optimizers (an engine's, a configured step call)."""
-        if id(callee) in self._named:
-            return self._named[id(callee)]
+        when one of them may observe optimizers it does not name (``_observes_unnamed``)."""
+        if id(callee) not in self._named:
+            self._named[id(callee)] = self._names_used(callee)
+        return self._named[id(callee)]
+
+    def _names_used(self, callee: FunctionModel) -> frozenset[str] | None:
         names: set[str] = set()
         seen = {id(callee)}
         pending = [callee]
-        found: frozenset[str] | None = None
         while pending:
             function = pending.pop()
             names.update(function.param_defaults.values())
             for event in events_of(function.body):
-                if event.kind == EventKind.READ or (
-                    event.kind == EventKind.STEP
-                    and (event.engine or event.callee_name == CONFIGURED_STEP)
-                ):
-                    break
-                if ALL in event.optimizers:
-                    break
-                names.update(event.optimizers)
-                names.update(event.modules)
-                names.update(event.companions)
-                if event.receiver is not None:
-                    names.add(event.receiver)
-                for arguments, keywords in (
-                    (event.args, event.kwargs),
-                    (event.closure_args, event.closure_kwargs),
-                    (event.factory_args, event.factory_kwargs),
-                ):
-                    names.update(name for name in arguments if name is not None)
-                    names.update(name for _, name in keywords if name is not None)
-            else:
-                for other in self._may_call(function):
-                    if id(other) not in seen:
-                        seen.add(id(other))
-                        pending.append(other)
-                continue
-            break
-        else:
-            found = frozenset(names)
-        self._named[id(callee)] = found
-        return found
+                if _observes_unnamed(event):
+                    return None
+                names.update(_names_of(event))
+            for other in self._may_call(function):
+                if id(other) not in seen:
+                    seen.add(id(other))
+                    pending.append(other)
+        return frozenset(names)
 
     def _bind(self, callee: FunctionModel, event: Event, frame: _Frame) -> _Frame:
         params = list(callee.params)
@@ -1725,6 +1704,31 @@ def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
 
 def _on_last_iteration(state: State) -> bool:
     return any(atom is LAST_ITERATION for _, atom, _ in state.assumptions)
+
+
+def _observes_unnamed(event: Event) -> bool:
+    """Whether ``event`` may read the status of optimizers it does not name: a ``.grad``
+    read, a step of unnamed optimizers (an engine's, a configured step call), an event
+    on every optimizer."""
+    if event.kind == EventKind.READ or ALL in event.optimizers:
+        return True
+    return event.kind == EventKind.STEP and (event.engine or event.callee_name == CONFIGURED_STEP)
+
+
+def _names_of(event: Event) -> Iterator[str]:
+    """The names ``event`` uses for optimizers, modules, its receiver and arguments."""
+    yield from event.optimizers
+    yield from event.modules
+    yield from event.companions
+    if event.receiver is not None:
+        yield event.receiver
+    for arguments, keywords in (
+        (event.args, event.kwargs),
+        (event.closure_args, event.closure_kwargs),
+        (event.factory_args, event.factory_kwargs),
+    ):
+        yield from (name for name in arguments if name is not None)
+        yield from (name for _, name in keywords if name is not None)
 
 
 def _same_object(key: str, name: str) -> bool:
