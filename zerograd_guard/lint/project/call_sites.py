@@ -54,6 +54,8 @@ class CallSites:
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], tuple[Target, ...] | None] = {}
         self._callers: dict[tuple[str, str], list[Caller] | None] = {}
+        # per module: the files that import the module itself, and the name bound there
+        self._module_importers: dict[str, list[tuple[ModuleEntry, str]]] = {}
         self._modules: dict[tuple[str, str, str], str | None] = {}
         self._indexed: dict[str, _Uses] = {}  # for the trees kept
 
@@ -79,17 +81,33 @@ class CallSites:
 
     def _find_callers(self, entry: ModuleEntry, function: str) -> list[Caller] | None:
         found = [Caller(entry, function)]
-        by_last = self._imports_by_last()
-        module_last = (entry.name or "").rpartition(".")[2]
-        for importer, local in by_last.get(function, ()):
+        for importer, local in self._imports_by_last().get(function, ()):
             target = self.project.resolve_local(importer, local)
             if target is not None and target.entry is entry and target.attribute == (function,):
                 found.append(Caller(importer, local))
-        for importer, local in by_last.get(module_last, ()) if module_last else ():
-            target = self.project.resolve_local(importer, local)
-            if target is not None and target.entry is entry and not target.attribute:
-                found.append(Caller(importer, f"{local}.{function}"))
+        found.extend(
+            Caller(importer, f"{local}.{function}") for importer, local in self._importers(entry)
+        )
         return found if len(found) <= MAX_CALLER_FILES + 1 else None
+
+    def _importers(self, entry: ModuleEntry) -> list[tuple[ModuleEntry, str]]:
+        """The files that bind ``entry``'s module itself to a name (``import engine``,
+        ``from . import engine``), in import order. The same for every function of the
+        module: found once (a module named like ``torch`` or ``utils`` is imported by
+        thousands of files, and each import is resolved). The search stops once there
+        are more than ``MAX_CALLER_FILES``: the callers are too many to read then."""
+        known = self._module_importers.get(entry.path)
+        if known is None:
+            known = self._module_importers[entry.path] = []
+            module_last = (entry.name or "").rpartition(".")[2]
+            importers = self._imports_by_last().get(module_last, ()) if module_last else ()
+            for importer, local in importers:
+                target = self.project.resolve_local(importer, local)
+                if target is not None and target.entry is entry and not target.attribute:
+                    known.append((importer, local))
+                    if len(known) > MAX_CALLER_FILES:
+                        break
+        return known
 
     # -- the question -----------------------------------------------------------------
 
