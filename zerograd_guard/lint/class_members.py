@@ -396,7 +396,9 @@ def _split(node: ast.ClassDef, parent: int | None, file: _File, parts: list[Part
             continue
         segment = file.lines(*span)
         part = _part(child, header_index, segment, span, [child], (child,), file)
-        part.seeded = has_backward_call(segment, file.names) and holds_name([child], file.names)
+        part.seeded = has_backward_call(segment, file.names) and holds_name(
+            [child], file.names, segment, span[0]
+        )
         parts.append(part)
     return True
 

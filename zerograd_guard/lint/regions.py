@@ -88,6 +88,7 @@ says so.
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -229,14 +230,61 @@ def imported_names(node: ast.stmt) -> list[tuple[str, str]]:
     return found
 
 
-def holds_name(nodes: Sequence[ast.AST], names: frozenset[str]) -> bool:
-    for node in nodes:
-        for item in ast.walk(node):
-            if (isinstance(item, ast.Name) and item.id in names) or (
-                isinstance(item, ast.Attribute) and item.attr in names
-            ):
-                return True
+def holds_name(
+    nodes: Sequence[ast.AST], names: frozenset[str], segment: str | None = None, first: int = 1
+) -> bool:
+    """Whether ``nodes`` hold a ``Name`` or an ``Attribute`` of a word in ``names``.
+
+    With ``segment``, the text of ``nodes`` starting at line ``first``, only the subtrees
+    whose lines have such a word in their text are searched (a large class has one
+    method with a backward): such a node is written within its own lines (an
+    attribute's name on its last), and a node's lines hold its children's (a
+    definition's counted from its first decorator). An f-string on such a line is searched
+    whole (before Python 3.12 its expressions are placed by a second parse of their
+    text: not relied on), and so is a text that is not ASCII (``ast`` gives identifiers
+    their NFKC forms)."""
+    lines = _lines_naming(segment, first, names) if segment is not None else None
+    pending = list(nodes)
+    while pending:
+        node = pending.pop()
+        if (isinstance(node, ast.Name) and node.id in names) or (
+            isinstance(node, ast.Attribute) and node.attr in names
+        ):
+            return True
+        if lines is not None:
+            start = getattr(node, "lineno", None)
+            if start is not None:
+                if isinstance(node, _DEFINITIONS):
+                    start = first_line(node)  # type: ignore[arg-type]
+                index = bisect.bisect_left(lines, start)
+                if index == len(lines) or lines[index] > (node.end_lineno or start):  # type: ignore[attr-defined]
+                    continue  # no line of this node names one
+            if isinstance(node, ast.JoinedStr):
+                if holds_name([node], names):
+                    return True
+                continue
+        pending.extend(ast.iter_child_nodes(node))
     return False
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _lines_naming(segment: str, first: int, names: frozenset[str]) -> list[int] | None:
+    """The lines (sorted, counted from ``first``) on which ``segment`` holds a word of
+    ``names`` as text; None when it is not ASCII."""
+    if not segment.isascii():
+        return None
+    found: set[int] = set()
+    for name in names:
+        line, counted = first, 0
+        start = segment.find(name)
+        while start >= 0:
+            line += segment.count("\n", counted, start)
+            counted = start
+            found.add(line)
+            start = segment.find(name, start + len(name))
+    return sorted(found)
 
 
 def identifiers(found: Iterable[str], segment: str) -> frozenset[str]:
@@ -274,7 +322,8 @@ def _describe(nodes: list[ast.stmt], segment: str, names: frozenset[str]) -> Sta
         provides=frozenset(provides | callables | {alias for alias, _ in imports}),
         # a function may return what it names (``def build(): return Adam(...)``)
         carriers=frozenset(provides | _returned(nodes, callables, words)),
-        seeded=has_backward_call(segment, names) and holds_name(nodes, names),
+        seeded=has_backward_call(segment, names)
+        and holds_name(nodes, names, segment, first_line(nodes[0])),
         imports=tuple(imports),
         nodes=tuple(nodes),
         classes=classes,
