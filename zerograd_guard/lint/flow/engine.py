@@ -255,6 +255,9 @@ class FlowEngine:
         # the loops being iterated, innermost last, with the depth of ``guards`` at entry
         self.loops: list[tuple[Loop, _Frame, int]] = []
         self.guards: list[Atom | None] = []  # conditions of the branches being analysed
+        # for each of ``guards``: the optimizers its ``if`` steps in both branches
+        self._stepped_either_way: list[frozenset[str]] = []
+        self._either_way: dict[int, frozenset[str]] = {}  # by ``If`` (``_steps_either_way``)
         self.via: list[Event] = []  # calls from this file into other modules, innermost last
         # exceptions a framework catches around the hook being judged (``flow.hooks``): a
         # raise of one in the hook's own body goes to ``_Outcome.raised``, not to returns
@@ -441,11 +444,13 @@ class FlowEngine:
             else:
                 else_in = {State(s.default, s.entries, s.assumptions | {marker}) for s in else_in}
         self.guards.append(atom)
+        self._stepped_either_way.append(self._steps_either_way(statement))
         try:
             body = self.block(statement.body, body_in, frame)
             orelse = self.block(statement.orelse, else_in, frame)
         finally:
             self.guards.pop()
+            self._stepped_either_way.pop()
         outcome.absorb_jumps(body)
         outcome.absorb_jumps(orelse)
         return body.normal | orelse.normal
@@ -838,9 +843,10 @@ class FlowEngine:
         if type(default) is StaleFresh and ALL not in targets:
             default = _reset(default)
         guards = self.step_guards()
+        leak_guards = self._leak_guards(event, guards) if guards else guards
         for key in targets:
             value = default if key == ALL else entries.get(key, default)
-            self._observe_step(event, key, value, guards, state.assumptions)
+            self._observe_step(event, key, value, guards, state.assumptions, leak_guards)
             # a step on cleared gradients applies nothing: they stay cleared, not stale; one
             # on unknown gradients (the caller's, an unknown call's) proves nothing stale
             if type(value) in (Cleared, Discarded):
@@ -848,7 +854,7 @@ class FlowEngine:
             elif type(value) in (Entry, Unknown):
                 after = value
             else:
-                after = stale(event, guards)
+                after = stale(event, leak_guards)
             if key == ALL:
                 default = after
             else:
@@ -882,15 +888,49 @@ class FlowEngine:
         base = self.loops[-1][2] if self.loops else 0
         return frozenset(self.guards[base:]) if len(self.guards) > base else NO_GUARDS
 
+    def _leak_guards(self, step: Event, guards: Guards) -> Guards:
+        """``guards`` (``step_guards``) less the conditions of the ``if`` statements that step the
+        optimizers of ``step`` in both branches (``scaler.step(opt)`` or ``opt.step()``):
+        the step runs whichever way they go, so a leak through a skipped clear
+        (``pairing.proven``) does not rest on how they relate to its condition."""
+        base = self.loops[-1][2] if self.loops else 0
+        if not any(self._stepped_either_way[base:]):
+            return guards  # the usual case: no such ``if`` around the step
+        named = frozenset(step.optimizers)
+        kept = frozenset(
+            atom
+            for atom, either_way in zip(
+                self.guards[base:], self._stepped_either_way[base:], strict=True
+            )
+            if not (named and named <= either_way)
+        )
+        return kept or NO_GUARDS
+
+    def _steps_either_way(self, statement: If) -> frozenset[str]:
+        """The optimizers (as written) ``statement`` steps in both branches, whatever
+        else happens there (``_always_stepped``)."""
+        known = self._either_way.get(id(statement))
+        if known is None:
+            body = _always_stepped(statement.body)
+            known = body & _always_stepped(statement.orelse) if body else frozenset()
+            self._either_way[id(statement)] = known
+        return known
+
     def _observe_step(
-        self, event: Event, key: str, value: Status, guards: Guards, assumptions: frozenset
+        self,
+        event: Event,
+        key: str,
+        value: Status,
+        guards: Guards,
+        assumptions: frozenset,
+        leak_guards: Guards,
     ) -> None:
         observations = self.observations
         observations.step_statuses.setdefault((event, key), set()).add(value.kind)
         kind = type(value)
         loops = tuple(loop for loop, _, _ in self.loops)
         if kind is StaleFresh and proven(
-            value, guards, loops, assumptions, _own(event), self._loop_locals()
+            value, leak_guards, loops, assumptions, _own(event), self._loop_locals()
         ):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
             if self.via:
@@ -1819,4 +1859,39 @@ def _reset(value: StaleFresh) -> StaleFresh:
     """Another optimizer stepped: the next backward is the one that feeds this one."""
     return StaleFresh(
         value.backward, value.step, True, value.skipped, value.guards, value.enclosing
+    )
+
+
+def _always_stepped(statements: list[Statement]) -> frozenset[str]:
+    """The optimizers a step event of ``statements`` steps on every run of them: steps
+    at their top level, or in both branches of an ``if``, before anything that may leave
+    them (a jump, or an ``if``, loop or ``try`` that may hold one). An engine's step (it
+    clears too) and a configured step call (what it steps is unknown) do not count."""
+    found: set[str] = set()
+    for statement in statements:
+        kind = type(statement)
+        if kind is Event:
+            event: Event = statement  # type: ignore[assignment]
+            if event.kind == EventKind.STEP and not (
+                event.engine or event.callee_name == CONFIGURED_STEP
+            ):
+                found.update(event.optimizers)
+            continue
+        if kind is If and not _may_leave(statement):
+            branch: If = statement  # type: ignore[assignment]
+            found |= _always_stepped(branch.body) & _always_stepped(branch.orelse)
+            continue
+        if (kind is Loop or kind is Try) and not _may_leave(statement):
+            continue  # runs and falls through (a loop's steps may run zero times)
+        break
+    return frozenset(found)
+
+
+def _may_leave(statement: Statement) -> bool:
+    """Whether a jump (``break``, ``continue``, ``return``, ``raise``) is nested in
+    ``statement``."""
+    return any(
+        type(inner) is Jump or _may_leave(inner)
+        for block in child_blocks(statement)
+        for inner in block
     )
