@@ -887,7 +887,7 @@ class Resolver:
         values = scope.assignments.get(name, [])
         if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
             return None
-        value = values[0]
+        value = self._uncompiled(values[0])
         if type(value) is cst.Name:
             aliased = self.function_named(value.value, scope)
             return None if aliased is None else (aliased, (), ())
@@ -958,7 +958,7 @@ class Resolver:
         ]
         if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
             return None
-        value = values[0]
+        value = self._uncompiled(values[0])
         if type(value) is not cst.Call or type(value.func) is not cst.Name:
             return None
         if any(arg.star for arg in value.args):
@@ -981,13 +981,30 @@ class Resolver:
         )
 
     def _is_partial(self, func: cst.BaseExpression) -> bool:
+        return self._imported_as(func) == "functools.partial"
+
+    def _imported_as(self, func: cst.BaseExpression) -> str | None:
+        """The dotted name ``func`` stands for through the file's imports."""
         dotted = key_of(func)
         if dotted is None:
-            return False
+            return None
         head, _, rest = dotted.partition(".")
         origin = self.model.imports.get(head)
-        full = f"{origin}.{rest}" if origin and rest else origin or dotted
-        return full == "functools.partial"
+        return f"{origin}.{rest}" if origin and rest else origin or dotted
+
+    def _uncompiled(self, value: cst.BaseExpression) -> cst.BaseExpression:
+        """``f`` for ``torch.compile(f, ...)``: calling the compiled function runs the
+        same Python (dynamo breaks the graph at a backward or a step), so a name bound
+        to it is bound to ``f`` for what a call of it does."""
+        if (
+            type(value) is cst.Call
+            and value.args
+            and value.args[0].keyword is None
+            and not value.args[0].star
+            and self._imported_as(value.func) == "torch.compile"
+        ):
+            return value.args[0].value
+        return value
 
     def _rebuilt(self, event: Event, function: FunctionModel) -> list[Event]:
         """An optimizer built again in a loop over the same modules: the gradients its
