@@ -1528,8 +1528,7 @@ class FlowEngine:
         for event in events_of(statements):
             if event.kind == EventKind.STEP:
                 if (
-                    event.engine
-                    or event.callee_name == CONFIGURED_STEP
+                    _steps_unnamed(event)
                     or ALL in event.optimizers
                     or key in {frame.map(name) for name in event.optimizers}
                 ):
@@ -1752,7 +1751,13 @@ def _observes_unnamed(event: Event) -> bool:
     on every optimizer."""
     if event.kind == EventKind.READ or ALL in event.optimizers:
         return True
-    return event.kind == EventKind.STEP and (event.engine or event.callee_name == CONFIGURED_STEP)
+    return event.kind == EventKind.STEP and _steps_unnamed(event)
+
+
+def _steps_unnamed(step: Event) -> bool:
+    """Whether ``step`` steps optimizers it does not name: an engine's step (it clears
+    too) or a configured step call (what it steps is unknown)."""
+    return step.engine or step.callee_name == CONFIGURED_STEP
 
 
 def _names_of(event: Event) -> Iterator[str]:
@@ -1865,16 +1870,14 @@ def _reset(value: StaleFresh) -> StaleFresh:
 def _always_stepped(statements: list[Statement]) -> frozenset[str]:
     """The optimizers a step event of ``statements`` steps on every run of them: steps
     at their top level, or in both branches of an ``if``, before anything that may leave
-    them (a jump, or an ``if``, loop or ``try`` that may hold one). An engine's step (it
-    clears too) and a configured step call (what it steps is unknown) do not count."""
+    them (a jump, or an ``if``, loop or ``try`` that may hold one); a step of optimizers
+    it does not name (``_steps_unnamed``) does not count."""
     found: set[str] = set()
     for statement in statements:
         kind = type(statement)
         if kind is Event:
             event: Event = statement  # type: ignore[assignment]
-            if event.kind == EventKind.STEP and not (
-                event.engine or event.callee_name == CONFIGURED_STEP
-            ):
+            if event.kind == EventKind.STEP and not _steps_unnamed(event):
                 found.update(event.optimizers)
             continue
         if kind is If and not _may_leave(statement):
