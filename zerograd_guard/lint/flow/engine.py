@@ -265,6 +265,11 @@ class FlowEngine:
         # flags and window conditions whose ``if`` gates gradient events: their
         # assumptions survive widening
         self._gating_flags: set[Atom] = set()
+        # accumulation-like conditions of an ``if`` that gates gradients or skips to the
+        # next iteration: a path that took one may be inside a window. Not those of a
+        # checkpoint (``if num_updates % save_interval == 0:``) or a stopping test (``if
+        # num_updates >= max_update: break``)
+        self._window_conditions: set[Atom] = set()
         # whether the frame being analysed is the judged function's, or reached from it
         # through calls each in tail position with no loop around (``_tail_calls``):
         # nothing after its end observes gradients (never so for one iteration of a
@@ -392,6 +397,12 @@ class FlowEngine:
         body_value = not statement.negated
         constant = _bound_constant(atom, frame)
         tag, atom = _translated(atom, frame)
+        if (
+            atom is not None
+            and atom.accumulation
+            and (_skips_iteration(statement) or self._gates_gradients(statement))
+        ):
+            self._window_conditions.add(atom)
         if constant is not None:  # ``if flag:`` on a parameter the call bound to True/False
             if constant == body_value:
                 body_in = set(states)
@@ -532,9 +543,9 @@ class FlowEngine:
         that still hold there (paths share them: computed once per set and loop)."""
         # fresh gradients reach the back edge only on paths that skipped the step; blame
         # accumulation when such a path went through an accumulation-like condition
-        skipped_window = any(atom.accumulation for _, atom, _ in assumptions) or not self.has_step(
-            loop.body
-        )
+        skipped_window = any(
+            atom is SYNC or atom in self._window_conditions for _, atom, _ in assumptions
+        ) or not self.has_step(loop.body)
         kept = set()
         for tag, atom, value in assumptions:
             if atom is SYNC or atom is LAST_ITERATION:
@@ -1441,6 +1452,8 @@ class FlowEngine:
         for statement in statements:
             if statement is wanted:
                 return True
+            if type(statement) is If and _window_guard(statement):
+                return False  # what follows runs only when a window ends
             if type(statement) is If and statement.atom is SYNC:
                 if self.runs_every_iteration(statement.body, wanted, depth):
                     return True
@@ -1717,17 +1730,39 @@ def _outer_names(
 
 
 def _translated(atom: Atom | None, frame: _Frame) -> tuple[int, Atom | None]:
-    """The assumption's tag and atom for ``if flag:`` in ``frame``: a parameter bound to
-    a plain name up the calls is that name (timm's ``NativeScaler.__call__`` steps under
-    ``if need_update:``, its caller skips the clear under ``if not need_update:
-    continue``: one condition, not two), else ``frame``'s own."""
-    if atom is None or type(atom.key) is not str or atom.key not in frame.outer:
+    """The assumption's tag and atom for ``if flag:`` in ``frame``: a test that reads only
+    parameters bound to plain names up the calls (and their attributes) is a test of those
+    names, so it keeps its value after the call returns, as it would written there (timm's
+    ``NativeScaler.__call__`` steps under ``if need_update:``, its caller skips the clear
+    under ``if not need_update: continue``: one condition, not two; Swin-Transformer's
+    epoch function tests ``config.TRAIN.ACCUMULATION_STEPS > 1`` at every call of the
+    epoch loop: one setting). Otherwise ``frame``'s own."""
+    if atom is None or type(atom.key) is not str or not frame.outer or atom.counter is not None:
         return frame.tag, atom
-    if atom.counter is not None or atom.names != frozenset({atom.key}):
+    roots = {name.split(".", 1)[0] for name in atom.names}
+    tags = {frame.outer.get(root) for root in roots}
+    if not roots or len(tags) != 1 or None in tags:
         return frame.tag, atom
-    name = frame.env[atom.key]
-    accumulation = matches(ACCUMULATION_NAME, name)
-    return frame.outer[atom.key], Atom(key=name, names=frozenset({name}), accumulation=accumulation)
+    renamed = {root: frame.env[root] for root in roots}
+    names = frozenset(_renamed(name, renamed) for name in atom.names)
+    if atom.names == frozenset({atom.key}):  # ``if flag:``
+        key = _renamed(atom.key, renamed)
+        accumulation = matches(ACCUMULATION_NAME, key)
+    else:
+        key = _WORD_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), atom.key)
+        accumulation = "%" in key or any(matches(ACCUMULATION_NAME, name) for name in names)
+    return tags.pop(), Atom(key=key, names=names, accumulation=accumulation)  # type: ignore[arg-type]
+
+
+# a name not after a dot, or a string literal (left as it is): the names of a condition's
+# normalised source
+_WORD_OR_STRING = re.compile(r"""(?<![\w.])[^\W\d]\w*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
+
+
+def _renamed(name: str, renamed: dict[str, str]) -> str:
+    """``name`` (a dotted name) with its root renamed."""
+    root, dot, rest = name.partition(".")
+    return renamed[root] + dot + rest
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
@@ -1739,6 +1774,24 @@ def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
     if name not in frame.function.params or atom.names != frozenset({name}):
         return None
     return {"True": True, "False": False}.get(frame.env.get(name, ""))
+
+
+def _skips_iteration(statement: If) -> bool:
+    """Whether a branch of ``statement`` ends with ``continue`` (``if n % k: continue``)."""
+    return any(
+        branch and type(branch[-1]) is Jump and branch[-1].kind == "continue"
+        for branch in (statement.body, statement.orelse)
+    )
+
+
+def _window_guard(statement: If) -> bool:
+    """``if n % k > 0: continue``: an accumulation condition one of whose branches leaves
+    the iteration (``continue``, ``break``, ``return``) before what follows it."""
+    if statement.atom is None or not statement.atom.accumulation:
+        return False
+    return any(
+        type(part) is Jump for branch in (statement.body, statement.orelse) for part in branch
+    )
 
 
 def _on_last_iteration(state: State) -> bool:
