@@ -219,3 +219,26 @@ def test_an_imported_helper_called_from_a_method_the_loop_calls(findings):
         "    loss.backward(", "    optim.zero_grad()\n        loss.backward("
     )
     assert findings(files={"helpers.py": cleared, "agent.py": agent}) == []
+
+
+def test_a_parameter_named_like_an_imported_step_function_hides_it(findings):
+    """``train(..., train_step)`` calls what its caller passes (a step that clears), not
+    the imported ``train_step`` of the same name."""
+    loop = """\
+        import torch
+        from trainer.steps import train_step
+
+        def clearing_step(model, batch, optimizer):
+            optimizer.zero_grad()
+            model(batch).backward()
+            optimizer.step()
+
+        def train(model, loader, opt, train_step):
+            for batch in loader:
+                train_step(model, batch, opt)
+
+        model = Net()
+        train(model, loader, torch.optim.SGD(model.parameters(), lr=0.1), clearing_step)
+        """
+    files = {"trainer/__init__.py": "", "trainer/steps.py": STEPS, "train.py": loop}
+    assert findings(files=files) == []

@@ -97,8 +97,13 @@ class Holds:
 
 
 Choice = tuple[str, str]
-"""A name whose class a branch chooses: the qualified name of the function that
-assigns it, and the name (``("main", "policy")``)."""
+"""A name whose class or made function a branch chooses: the qualified name of the
+function that assigns it, and the name (``("main", "policy")``)."""
+Made = tuple[
+    FunctionModel, FunctionModel, tuple[str | None, ...], tuple[tuple[str, str | None], ...]
+]
+"""What a name bound to ``factory(a, b=c)`` runs when called: the function the factory
+returns, the factory, and the positional and keyword arguments handed to it."""
 RETURNED = "<returned>"
 """The name a factory's returned value is classified under (no name of the code)."""
 
@@ -268,12 +273,16 @@ class Resolver:
         return next(held for held, _ in instances if held.class_name == picked)
 
     def _pick(self, choice: Choice, classes: list[str]) -> str:
-        """The class this analysis gives ``choice`` (``chosen``'s, the first by default);
-        records how many there are when there is a choice (one analysis per class,
-        ``analyze._variants``)."""
-        if len(classes) > 1:
-            self.choices[choice] = len(classes)
-        return classes[min(self.chosen.get(choice, 0), len(classes) - 1)]
+        """The class this analysis gives ``choice`` (see ``_pick_index``)."""
+        return classes[self._pick_index(choice, len(classes))]
+
+    def _pick_index(self, choice: Choice, count: int) -> int:
+        """The alternative this analysis gives ``choice`` (``chosen``'s, the first by
+        default); records how many there are when there is a choice (one analysis per
+        alternative, ``analyze._variants``)."""
+        if count > 1:
+            self.choices[choice] = count
+        return min(self.chosen.get(choice, 0), count - 1)
 
     def _tied_by_callers(self, key: str, function: FunctionModel) -> ModuleGroups | None:
         """For an optimizer that is a parameter of a top-level function (unannotated, not
@@ -773,12 +782,11 @@ class Resolver:
         return None
 
     def function_named(self, name: str, function: FunctionModel) -> FunctionModel | None:
-        scope: FunctionModel | None = function
-        while scope is not None:
-            if name in scope.nested:
-                return scope.nested[name]
-            scope = scope.parent
-        return None
+        """The function a plain ``name`` called in ``function`` is defined as, by Python's
+        scopes: a parameter or a local value of that name in a function on the way hides
+        the functions of the scopes around it (None: what it holds is not a definition)."""
+        scope = _binding_scope(name, function)
+        return scope.nested.get(name) if scope is not None else None
 
     # -- events -------------------------------------------------------------------------
 
@@ -935,30 +943,49 @@ class Resolver:
         names = [function.qualname for function in functions]
         return functions[names.index(self._pick((scope.qualname, name), names))]
 
-    def _made(
-        self, name: str, scope: FunctionModel
-    ) -> (
-        tuple[
-            FunctionModel,
-            FunctionModel,
-            tuple[str | None, ...],
-            tuple[tuple[str, str | None], ...],
-        ]
-        | None
-    ):
+    def _made(self, name: str, scope: FunctionModel) -> Made | None:
         """What ``name = factory(a, b=c)`` binds in ``scope`` (assigned that once and
         otherwise only ``None``, which no call can run: open_clip's ``train_step = None``
         on one branch) when ``factory`` is a function of this file whose every ``return``
         returns one function it defines: that function, the factory and the arguments the
-        factory was handed (what the made function's free names read)."""
+        factory was handed (what the made function's free names read). Assigned in the
+        arms of one ``if``, the arm ``chosen`` says (``_chosen_value``)."""
         values = [
             value
             for value in scope.assignments.get(name, [])
             if not (type(value) is cst.Name and value.value == "None")
         ]
-        if len(values) != 1 or name in scope.tuple_assignments or name in scope.params:
+        if not values or name in scope.tuple_assignments or name in scope.params:
             return None
-        value = self._uncompiled(values[0])
+        if len(values) == 1:
+            return self._made_by(values[0], scope)
+        return self._chosen_value(name, values, scope)
+
+    def _chosen_value(
+        self, name: str, values: list[cst.BaseExpression], scope: FunctionModel
+    ) -> Made | None:
+        """The function ``name`` holds when the arms of one ``if`` assign it different
+        values, at least one of them a made function: a choice of configuration, made once
+        per call of ``scope`` like ``_chosen_instance``'s, so the analysis judges the
+        function once per arm (``analyze._variants``); an arm whose value is not a made
+        function leaves the call unresolved in its analysis. None: no such choice
+        (assignments that may run one after the other)."""
+        arms = []
+        for value in values:
+            place = scope.value_order.get(id(value))
+            if place is None:
+                return None
+            arms.append(place[2])
+        if not all(_exclusive(arm, other) for i, arm in enumerate(arms) for other in arms[i + 1 :]):
+            return None
+        made = [self._made_by(value, scope) for value in values]
+        if all(one is None for one in made):
+            return None
+        return made[self._pick_index((scope.qualname, name), len(made))]
+
+    def _made_by(self, value: cst.BaseExpression, scope: FunctionModel) -> Made | None:
+        """``_made`` for one assigned ``value``."""
+        value = self._uncompiled(value)
         if type(value) is not cst.Call or type(value.func) is not cst.Name:
             return None
         if any(arg.star for arg in value.args):
@@ -1165,24 +1192,95 @@ class Resolver:
 
     def _call(self, event: Event, function: FunctionModel) -> list[Event]:
         name = event.callee_name or ""
-        callee = event.defined or self.function_named(name, function) or self._external(name)
+        callee = event.defined or self.function_named(name, function)
+        if callee is None and _binding_scope(name.split(".", 1)[0], function) is None:
+            callee = self._external(name)  # imported, not hidden by a local name
         if callee is not None:
             event.callee = callee
-            return [event]
+            return self._passing_canonical_names(event, function)
         bound = self._partial(name, function) if name and "." not in name else None
         if bound is not None:  # ``backwards = partial(loss_backwards, fp16)``; ``backwards(l)``
             event.callee, args, kwargs = bound
             event.args, event.kwargs = args + event.args, kwargs + event.kwargs
-            return [event]
+            return self._passing_canonical_names(event, function)
+        passed = self._passed_function(name, function) if name and "." not in name else None
+        if passed is not None:  # ``def fit(..., fit_function=gradient_step)``; ``fit_function(b)``
+            event.callee = passed
+            return self._passing_canonical_names(event, function)
         made = self._made(name, function) if name and "." not in name else None
         if made is not None:  # ``train_step = make_train_step(model, opt)``; ``train_step(b)``
             event.callee, event.factory, event.factory_args, event.factory_kwargs = made
-            return [event]
+            return self._passing_canonical_names(event, function)
         method = self._instance_call(name, function)
         if method is not None:  # ``scaler(loss, optimizer)``: a method on ``scaler``
             event.callee, event.receiver, event.method = method, name, method.name
-            return [event]
+            return self._passing_canonical_names(event, function)
         return self._opaque(event, name, function, name)
+
+    def _passed_function(self, param: str, function: FunctionModel) -> FunctionModel | None:
+        """What calling parameter ``param`` of ``function`` (a function, not a method, that
+        does not rebind it) runs: a function of this file that a call of ``function`` in
+        this file passes for it, or its default where a call leaves it out (or no call is
+        seen). Calls passing different functions are a choice of configuration, each
+        judged (``_pick_index``); a call passing something else is another configuration,
+        left unknown. None: no function is known to be passed."""
+        if function.class_name is not None or param not in function.params:
+            return None
+        if param in function.assignments or param in function.tuple_assignments:
+            return None
+        passed: list[FunctionModel] = []
+        left_out = False
+        sites = self._calls_by_name.get(function.name, [])
+        for event, scope in sites:
+            if self.function_named(function.name, scope) is not function:
+                continue
+            argument = _argument_for(function, param, event)
+            if argument is _LEFT_OUT:
+                left_out = True
+            elif argument is not None and "." not in argument:
+                named = self.function_named(argument, scope)
+                if named is not None and named not in passed:
+                    passed.append(named)
+        default = _default_name(function, param)
+        if default is not None and (left_out or not sites) and function.parent is not None:
+            named = self.function_named(default, function.parent)
+            if named is not None and named not in passed:
+                passed.append(named)
+        if not passed:
+            return None
+        return passed[self._pick_index((function.qualname, param), len(passed))]
+
+    @cached_property
+    def _calls_by_name(self) -> dict[str, list[tuple[Event, FunctionModel]]]:
+        """The plain-name calls of the file, by the name called, with their functions."""
+        found: dict[str, list[tuple[Event, FunctionModel]]] = {}
+        for function in self.model.functions:
+            for event in events_of(function.body):
+                name = event.callee_name
+                if event.kind == EventKind.CALL and name and "." not in name:
+                    found.setdefault(name, []).append((event, function))
+        return found
+
+    def _passing_canonical_names(self, event: Event, function: FunctionModel) -> list[Event]:
+        """``event`` with each argument that holds an optimizer under another name
+        (``optimizer = state.optimizer``; ``one_step(model, optimizer)``) passed as that
+        optimizer's canonical name, the one the caller's steps and clears use: the
+        callee's clear or step of its parameter is one of what the caller clears."""
+        canonical = self._canonical_argument
+        event.args = tuple(canonical(arg, function) for arg in event.args)
+        event.kwargs = tuple((name, canonical(arg, function)) for name, arg in event.kwargs)
+        if event.factory is not None:
+            event.factory_args = tuple(canonical(arg, function) for arg in event.factory_args)
+            event.factory_kwargs = tuple(
+                (name, canonical(arg, function)) for name, arg in event.factory_kwargs
+            )
+        return [event]
+
+    def _canonical_argument(self, arg: str | None, function: FunctionModel) -> str | None:
+        if arg is None:
+            return None
+        held = self.holds(arg, function)
+        return held.canonical if held.kind == OPTIMIZER and held.canonical != ALL else arg
 
     def _instance_call(self, name: str, function: FunctionModel) -> FunctionModel | None:
         """What calling ``name`` runs when it holds an instance of a class this file (or,
@@ -1440,6 +1538,61 @@ def _assigned(name: str, function: FunctionModel) -> list[cst.BaseExpression]:
             return list(values)
         scope = scope.parent
     return []
+
+
+_LEFT_OUT = "<left out>"
+"""``_argument_for``'s answer for a parameter a call does not pass (its default runs)."""
+
+
+def _argument_for(function: FunctionModel, param: str, call: Event) -> str | None:
+    """The name ``call`` passes ``function``'s ``param`` (None: not a plain name, or
+    not known with ``*args`` / ``**kwargs``), ``_LEFT_OUT`` when it passes nothing for
+    it."""
+    node = call.node
+    if type(node) is not cst.Call or any(arg.star for arg in node.args):
+        return None
+    for name, argument in call.kwargs:
+        if name == param:
+            return argument
+    position = function.params.index(param)
+    if position < len(call.args):
+        return call.args[position]
+    return _LEFT_OUT
+
+
+def _default_name(function: FunctionModel, param: str) -> str | None:
+    """The plain name ``param``'s default is (``fit_function=gradient_step``), if any."""
+    node = function.node
+    if type(node) is not cst.FunctionDef:
+        return None
+    every = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+    for declared in every:
+        if declared.name.value == param and type(declared.default) is cst.Name:
+            return declared.default.value
+    return None
+
+
+def _binding_scope(name: str, function: FunctionModel) -> FunctionModel | None:
+    """The innermost scope around ``function`` (itself first, the module body last)
+    that binds plain ``name``: by a ``def`` there, or, in a function, as a parameter or a
+    local value (``_binds_value``). None: no scope of this file binds it so."""
+    scope: FunctionModel | None = function
+    while scope is not None:
+        if name in scope.nested or (scope.parent is not None and _binds_value(scope, name)):
+            return scope
+        scope = scope.parent
+    return None
+
+
+def _binds_value(function: FunctionModel, name: str) -> bool:
+    """Whether ``function`` (not the module body) binds ``name`` other than by a ``def``: a
+    parameter, an assignment or a loop target, not declared ``global`` / ``nonlocal``."""
+    return name not in function.shared_names and (
+        name in function.params
+        or name in function.assignments
+        or name in function.tuple_assignments
+        or name in function.loop_targets
+    )
 
 
 def _exclusive(first: tuple, second: tuple) -> bool:
