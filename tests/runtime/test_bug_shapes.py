@@ -295,6 +295,27 @@ def test_plain_tensors_are_named_from_the_users_variables():
     assert caught.value.finding.parameters == ["W", "b"]
 
 
+class _EntropyTuner:
+    """SAC's temperature: a plain tensor held as an attribute, with its own optimizer."""
+
+    def __init__(self):
+        self.log_alpha = torch.zeros(1, requires_grad=True)
+        self.alpha_optim = torch.optim.Adam([self.log_alpha], lr=3e-4)
+
+    def update(self, log_pi):
+        (-(self.log_alpha * (log_pi - 2.0)).mean()).backward()
+        self.alpha_optim.step()
+
+
+def test_plain_tensors_held_as_attributes_are_named_from_them():
+    """``self.log_alpha`` read ``<unnamed (1,)>``: only variables were searched."""
+    tuner = _EntropyTuner()
+    with pytest.raises(GradientGuardError) as caught, guard():
+        for _ in range(3):
+            tuner.update(torch.randn(8))
+    assert caught.value.finding.parameters == ["self.log_alpha"]
+
+
 class Net(torch.nn.Module):
     def __init__(self):
         super().__init__()

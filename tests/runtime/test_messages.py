@@ -55,6 +55,22 @@ def test_a_clear_outside_an_lbfgs_closure_is_told_to_clear_inside_it(model, x):
     assert "last clear: never" not in rendered
 
 
+def test_a_closure_that_runs_no_backward_gets_no_closure_hint(model, x):
+    """Lightning hands every step a closure (its manual optimization's does nothing):
+    the backward ran before the step, so clearing inside the closure fixes nothing."""
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def closure():
+        return None
+
+    with pytest.raises(GradientGuardError) as caught, guard():
+        for _ in range(2):
+            loss_of(model, x).backward()
+            opt.step(closure)
+    assert "ZG101" in str(caught.value)
+    assert "clear inside the closure" not in str(caught.value)
+
+
 def test_a_missing_clear_without_a_closure_gets_no_closure_hint(model, x):
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     with pytest.raises(GradientGuardError) as caught, guard():
@@ -62,3 +78,25 @@ def test_a_missing_clear_without_a_closure_gets_no_closure_hint(model, x):
             loss_of(model, x).backward()
             opt.step()
     assert "closure" not in str(caught.value)
+
+
+def test_a_cross_model_leak_prints_the_steps_own_backward_line_too():
+    """Two critic passes on non-detached fakes, then the generator's own pass: the
+    report names the critic's line and the generator's."""
+    torch.manual_seed(0)
+    generator, critic = torch.nn.Linear(4, 8), torch.nn.Linear(8, 1)
+    with pytest.raises(GradientGuardError) as caught, guard():
+        opt_g = torch.optim.Adam(generator.parameters())
+        opt_d = torch.optim.Adam(critic.parameters())
+        for iteration in range(1, 5):
+            fake = generator(torch.randn(16, 4))
+            opt_d.zero_grad()
+            critic(fake).mean().backward()  # critic loss
+            opt_d.step()
+            if iteration % 2 == 0:
+                (-critic(generator(torch.randn(16, 4))).mean()).backward()  # generator loss
+                opt_g.step()
+    rendered = str(caught.value)
+    assert "ZG101" in rendered
+    assert "# critic loss" in rendered
+    assert "# generator loss" in rendered

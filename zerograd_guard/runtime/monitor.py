@@ -42,7 +42,14 @@ from zerograd_guard.runtime.report import (
     StepEvent,
 )
 from zerograd_guard.runtime.sessions import SessionStacks
-from zerograd_guard.runtime.sites import Mark, Site, capture_mark, internal_by_id, sites_of
+from zerograd_guard.runtime.sites import (
+    Mark,
+    Site,
+    _last_backward,
+    capture_mark,
+    internal_by_id,
+    sites_of,
+)
 from zerograd_guard.runtime.verdict import (
     Judgement,
     StepContext,
@@ -189,12 +196,14 @@ class Monitor:
 
         def judged_closure(*args: Any, **kwargs: Any) -> Any:
             __tracebackhide__ = True
+            before = _last_backward[0]
             result = closure(*args, **kwargs)
             owner = optimizer_ref()
             if owner is not None and self.active:
                 tracker = self._tracker(owner)
                 tracker.unjudged_closure = False
-                self._judge(owner, tracker, in_closure=True)
+                # a closure that ran a backward pass (LBFGS's, not Lightning's empty one)
+                self._judge(owner, tracker, in_closure=_last_backward[0] != before)
                 tracker.counted_in_step = True  # LBFGS evaluates it many times: one step
                 self._boundary(owner, tracker)
             return result

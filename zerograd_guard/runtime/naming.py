@@ -46,18 +46,36 @@ def parameter_names(params: Iterable[torch.Tensor], optimizer: torch.optim.Optim
 
 def user_variable_names(objects: dict[int, object]) -> dict[int, str]:
     """Names of local, then global, variables of the user's frames on the stack that
-    hold these objects (by identity)."""
+    hold these objects (by identity), else of an attribute of a local variable's object
+    (``self.log_alpha``)."""
     found: dict[int, str] = {}
     frame = sys._getframe(1)
     while frame is not None and len(found) < len(objects):
         if is_user_code(frame.f_code):
-            for scope in (frame.f_locals, frame.f_globals):
-                for name, value in list(scope.items()):
-                    key = id(value)
-                    if key in objects and key not in found and objects[key] is value:
-                        found[key] = name
+            local_values = list(frame.f_locals.items())
+            for scope in (local_values, list(frame.f_globals.items())):
+                _name_holders(scope, "", objects, found)
+            for name, value in local_values:
+                try:
+                    attributes = vars(value)
+                except TypeError:  # no ``__dict__``
+                    continue
+                if type(attributes) is dict:
+                    _name_holders(list(attributes.items()), name + ".", objects, found)
         frame = frame.f_back
     return found
+
+
+def _name_holders(
+    holders: list[tuple[str, object]],
+    prefix: str,
+    objects: dict[int, object],
+    found: dict[int, str],
+) -> None:
+    for name, value in holders:
+        key = id(value)
+        if key in objects and key not in found and objects[key] is value:
+            found[key] = prefix + name
 
 
 def _names_from_optimizer(optimizer: torch.optim.Optimizer) -> dict[int, str]:

@@ -173,7 +173,9 @@ def cross_model_leak(scan: StepScan, context: StepContext) -> Finding | None:
     if not scan.leaked or context.contract is not None:
         return None
     sites = _unique(
-        site for _, state in scan.leaked for site in (state.window_site, state.leak_site)
+        site
+        for _, state in scan.leaked
+        for site in (state.window_site, state.leak_site, *(state.later_sites or ()))
     )
     return _finding(codes.CROSS_MODEL_LEAK, scan.leaked, context, sites, _last_clear(scan.leaked))
 
