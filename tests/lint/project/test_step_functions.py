@@ -242,3 +242,24 @@ def test_a_parameter_named_like_an_imported_step_function_hides_it(findings):
         """
     files = {"trainer/__init__.py": "", "trainer/steps.py": STEPS, "train.py": loop}
     assert findings(files=files) == []
+
+
+def test_a_loop_calling_a_backward_helper_of_another_module_is_judged(findings):
+    """``batch_backward(loss)`` (wenet's train_utils): the file's own text holds the word
+    ``backward`` but no backward call, so it is a candidate like any other file calling
+    one elsewhere; the fast path skipped it as a file with a backward that has none."""
+    utils = """\
+        def batch_backward(loss):
+            loss.backward()
+        """
+    executor = """\
+        from pkg.utils import batch_backward
+
+        def train(model, optimizer, loader):
+            for batch in loader:
+                batch_backward(model(batch))
+                optimizer.step()
+        """
+    files = {"pkg/__init__.py": "", "pkg/utils.py": utils, "pkg/executor.py": executor}
+    assert codes(findings(files=files)) == [("pkg/executor.py", 5, "ZG101")]
+    assert codes(findings("--no-fast-path", files=files)) == [("pkg/executor.py", 5, "ZG101")]

@@ -8,7 +8,7 @@ from pathlib import Path
 from zerograd_guard.lint.collector import raised_thresholds
 from zerograd_guard.lint.forked import map_forked
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.prefilter import may_contain_backward
+from zerograd_guard.lint.prefilter import may_call_backward
 from zerograd_guard.lint.project import index_cache, layout
 from zerograd_guard.lint.project.graph import Project
 from zerograd_guard.lint.project.index import ModuleEntry, index_source
@@ -41,7 +41,7 @@ def _entry(
         digest=digest,
         is_package=absolute.name == "__init__.py",
         markers=markers,
-        backward=may_contain_backward(text, options),
+        backward=may_call_backward(text, options),
     )
 
 
