@@ -79,11 +79,10 @@ SHAPES = {
         """,
         True,
     ),
+    # fullwidth letters, which Python reads as ``loss.backward`` (NFKC), written as escapes
     "a name that is not ASCII": (
-        """\
-        def f(ｌｏｓｓ):
-            ｌｏｓｓ.ｂａｃｋｗａｒｄ()
-        """,
+        "def f(\uff4c\uff4f\uff53\uff53):\n"
+        "    \uff4c\uff4f\uff53\uff53.\uff42\uff41\uff43\uff4b\uff57\uff41\uff52\uff44()\n",
         True,
     ),
 }
