@@ -127,6 +127,15 @@ def _updated(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> st
     return owners.pop()
 
 
+def _copies_into_owner(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> bool:
+    """Whether ``target.copy_(values)`` writes into a parameter whose gradient the values
+    read (``w.data.copy_(w.data - lr * w.grad)``), not into another tensor."""
+    if type(target) is cst.Attribute and target.attr.value == "data":
+        target = target.value
+    key = key_of(target)
+    return key is not None and key in set().union(*map(_grad_owners, values))
+
+
 def _is_zero_constant(node: cst.BaseExpression) -> bool:
     """``0`` / ``0.0`` / ``0.``."""
     if type(node) is cst.Integer:
@@ -879,9 +888,12 @@ class _Walker:
         closure: str | None,
         out: list[Statement],
     ) -> None:
-        if any(_mentions_grad(arg.value) for arg in node.args):
-            updated = _updated(receiver, [arg.value for arg in node.args])  # type: ignore[arg-type]
-            out.append(self._manual_step(node, updated))
+        values = [arg.value for arg in node.args]
+        if not any(_mentions_grad(value) for value in values):
+            return
+        if name == "copy_" and not _copies_into_owner(receiver, values):  # type: ignore[arg-type]
+            return  # ``G[:, k].copy_(p.grad)``: a snapshot of the gradient, read
+        out.append(self._manual_step(node, _updated(receiver, values)))  # type: ignore[arg-type]
 
     def _any_call(self, name: str, receiver: cst.BaseExpression | None) -> bool:
         return True
