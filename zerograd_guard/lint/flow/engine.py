@@ -540,12 +540,15 @@ class FlowEngine:
     def _crossing(self, assumptions: frozenset[Any], loop: Loop) -> tuple[bool, frozenset[Any]]:
         """What crossing the back edge of ``loop`` does on a path with ``assumptions``:
         whether fresh gradients are carried into the next iteration, and the assumptions
-        that still hold there (paths share them: computed once per set and loop)."""
+        that still hold there (paths share them: computed once per set and loop). A loop
+        without a step carries them as a window's micro-batches unless it may ``break``:
+        then it retries one window (an out-of-memory retry halving its chunks) and a
+        path that comes back failed its attempt."""
         # fresh gradients reach the back edge only on paths that skipped the step; blame
         # accumulation when such a path went through an accumulation-like condition
         skipped_window = any(
             atom is SYNC or atom in self._window_conditions for _, atom, _ in assumptions
-        ) or not self.has_step(loop.body)
+        ) or not (self.has_step(loop.body) or _breaks_out(loop.body))
         kept = set()
         for tag, atom, value in assumptions:
             if atom is SYNC or atom is LAST_ITERATION:
@@ -1774,6 +1777,20 @@ def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
     if name not in frame.function.params or atom.names != frozenset({name}):
         return None
     return {"True": True, "False": False}.get(frame.env.get(name, ""))
+
+
+def _breaks_out(statements: list[Statement]) -> bool:
+    """Whether ``statements`` (a loop's body) hold a ``break`` of that loop: in its
+    ``if`` and ``try`` blocks, not in a loop nested in it."""
+    for statement in statements:
+        kind = type(statement)
+        if kind is Jump and statement.kind == "break":  # type: ignore[union-attr]
+            return True
+        if (kind is If or kind is Try) and any(
+            _breaks_out(block) for block in child_blocks(statement)
+        ):
+            return True
+    return False
 
 
 def _skips_iteration(statement: If) -> bool:
