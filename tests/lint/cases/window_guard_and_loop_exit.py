@@ -72,3 +72,13 @@ def dedented_clear_after_an_unrelated_guard(model, optimizer, loader, k):
         if (i + 1) % k == 0:
             optimizer.step()
         optimizer.zero_grad()  # expect: ZG103
+
+
+def dedented_clear_after_a_stopping_test(model, optimizer, loader, k, args):
+    for i, x in enumerate(loader):
+        if args.num_updates >= args.max_update:
+            break
+        model(x).backward()
+        if (i + 1) % k == 0:
+            optimizer.step()
+        optimizer.zero_grad()  # expect: ZG103

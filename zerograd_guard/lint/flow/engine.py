@@ -1743,8 +1743,10 @@ def _translated(atom: Atom | None, frame: _Frame) -> tuple[int, Atom | None]:
     if atom is None or type(atom.key) is not str or not frame.outer or atom.counter is not None:
         return frame.tag, atom
     roots = {name.split(".", 1)[0] for name in atom.names}
-    tags = {frame.outer.get(root) for root in roots}
-    if not roots or len(tags) != 1 or None in tags:
+    if not roots or not all(root in frame.outer for root in roots):
+        return frame.tag, atom
+    tags = {frame.outer[root] for root in roots}
+    if len(tags) != 1:
         return frame.tag, atom
     renamed = {root: frame.env[root] for root in roots}
     names = frozenset(_renamed(name, renamed) for name in atom.names)
@@ -1754,7 +1756,7 @@ def _translated(atom: Atom | None, frame: _Frame) -> tuple[int, Atom | None]:
     else:
         key = _WORD_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), atom.key)
         accumulation = "%" in key or any(matches(ACCUMULATION_NAME, name) for name in names)
-    return tags.pop(), Atom(key=key, names=names, accumulation=accumulation)  # type: ignore[arg-type]
+    return tags.pop(), Atom(key=key, names=names, accumulation=accumulation)
 
 
 # a name not after a dot, or a string literal (left as it is): the names of a condition's
@@ -1802,13 +1804,11 @@ def _skips_iteration(statement: If) -> bool:
 
 
 def _window_guard(statement: If) -> bool:
-    """``if n % k > 0: continue``: an accumulation condition one of whose branches leaves
-    the iteration (``continue``, ``break``, ``return``) before what follows it."""
-    if statement.atom is None or not statement.atom.accumulation:
-        return False
-    return any(
-        type(part) is Jump for branch in (statement.body, statement.orelse) for part in branch
-    )
+    """``if n % k > 0: continue``: an accumulation condition one of whose branches skips
+    to the next iteration, so what follows runs only when a window ends (a stopping test,
+    ``if num_updates >= max_update: break``, is no such guard)."""
+    atom = statement.atom
+    return atom is not None and atom.accumulation and _skips_iteration(statement)
 
 
 def _on_last_iteration(state: State) -> bool:
