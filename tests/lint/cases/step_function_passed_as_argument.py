@@ -54,3 +54,19 @@ def main(model, optimiser, loss_fn, dataloader, steps):
     fit_handed(model, optimiser, loss_fn, dataloader, fit_function=forgetful_step)
     fit_handed(model, optimiser, loss_fn, dataloader, fit_function=steps[0])
     fit_with_a_careful_default(model, optimiser, loss_fn, dataloader)
+
+
+def forgetful_but_not_passed(model, optimiser, x):
+    model(x).sum().backward()
+    optimiser.step()
+
+
+def fit_over_loaders(model, optimiser, *loaders, fit_function=careful_step):
+    for loader in loaders:
+        for x, y in loader:
+            fit_function(model, optimiser, torch.nn.functional.mse_loss, x, y)
+
+
+def main_with_loaders(model, optimiser):
+    # ``forgetful_but_not_passed`` lands in ``*loaders``: the default step runs
+    fit_over_loaders(model, optimiser, forgetful_but_not_passed)

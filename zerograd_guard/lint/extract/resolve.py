@@ -1554,9 +1554,14 @@ def _argument_for(function: FunctionModel, param: str, call: Event) -> str | Non
     for name, argument in call.kwargs:
         if name == param:
             return argument
-    position = function.params.index(param)
-    if position < len(call.args):
-        return call.args[position]
+    definition = function.node
+    if type(definition) is not cst.FunctionDef:
+        return None
+    positional = [
+        p.name.value for p in (*definition.params.posonly_params, *definition.params.params)
+    ]
+    if param in positional and positional.index(param) < len(call.args):
+        return call.args[positional.index(param)]
     return _LEFT_OUT
 
 
