@@ -124,6 +124,13 @@ GRAD_SCALE = "<scales-grads>"
 """``callee_name`` of a HAVOC event that scales gradients in place by a factor that is not
 zero (clipping, normalisation, a decay): neither a clear nor a step, but gradients a step
 applied and that are then scaled are carried on purpose."""
+RESTORED_PARAMETERS = "<restores-parameters>"
+"""``callee_name`` of a HAVOC event that puts saved values back into parameters
+(``net.set_params(old)``, ``model.load_state_dict(saved)``, ``vector_to_parameters``):
+a step before it was a lookahead, and the gradients it applied are applied again from
+the restored weights on purpose, like scaled ones (``GRAD_SCALE``)."""
+RESTORING_METHODS = frozenset({"set_params", "load_state_dict"})
+RESTORING_FUNCTIONS = frozenset({"vector_to_parameters"})
 GRAD_WRITING_CALL = re.compile(r"grad|backward", re.I)
 NOT_GRAD_WRITING_CALLS = frozenset(
     {"grad", "no_grad", "enable_grad", "set_grad_enabled", "requires_grad_", "inference_mode"}

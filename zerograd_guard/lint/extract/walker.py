@@ -26,6 +26,9 @@ from zerograd_guard.lint.extract.names import (
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
     REBUILT_OPTIMIZER,
+    RESTORED_PARAMETERS,
+    RESTORING_FUNCTIONS,
+    RESTORING_METHODS,
     SCHEDULER_FACTORY,
     TupleElement,
     callee_name,
@@ -134,6 +137,23 @@ def _copies_into_owner(target: cst.BaseExpression, values: list[cst.BaseExpressi
         target = target.value
     key = key_of(target)
     return key is not None and key in set().union(*map(_grad_owners, values))
+
+
+def _restores_parameters(name: str, receiver: cst.BaseExpression | None) -> bool:
+    """``net.set_params(old)`` / ``model.load_state_dict(saved)`` on something not named
+    like an optimizer, a scheduler or a scaler (whose state dicts hold no parameter
+    values), or ``vector_to_parameters(old, model.parameters())``."""
+    if receiver is None:
+        return name in RESTORING_FUNCTIONS
+    receiver_key = key_of(receiver)
+    if name not in RESTORING_METHODS or receiver_key is None:
+        return False
+    last = receiver_key.rsplit(".", 1)[-1]
+    return not (looks_like_optimizer(last) or _NOT_PARAMETERS.search(last))
+
+
+# holders of state dicts without parameter values, besides optimizers
+_NOT_PARAMETERS = re.compile(r"sched|scaler|(?:^|_)ema(?:$|_)|meter|logger|sampler|loader", re.I)
 
 
 def _is_zero_constant(node: cst.BaseExpression) -> bool:
@@ -909,6 +929,9 @@ class _Walker:
         """Any other call: a configured step, a function or a method that may step,
         clear or reach code that does (resolved later), or nothing."""
         options = self.options
+        if _restores_parameters(name, receiver):
+            out.append(self.event(EventKind.HAVOC, node, callee_name=RESTORED_PARAMETERS))
+            return
         configured_step = name in options.extra_step_calls
         if receiver is None and name in BUILTINS and not configured_step:
             return

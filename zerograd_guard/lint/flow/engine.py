@@ -39,6 +39,7 @@ from zerograd_guard.lint.extract.names import (
     GRAD_SCALE,
     GRAD_WRITE,
     INPUT_GRAD,
+    RESTORED_PARAMETERS,
     matches,
 )
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
@@ -630,7 +631,7 @@ class FlowEngine:
         if kind == EventKind.HAVOC:
             if event.callee_name == GRAD_WRITE:
                 return {_maybe_fresh(state) for state in states}
-            if event.callee_name == GRAD_SCALE:
+            if event.callee_name in (GRAD_SCALE, RESTORED_PARAMETERS):
                 return {map_statuses(state, _carried_on_purpose) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
@@ -1914,8 +1915,9 @@ def _unknown(_: Status) -> Status:
 
 
 def _carried_on_purpose(value: Status) -> Status:
-    """Applied gradients scaled after their step (``p.grad.mul_(beta)``) are kept for the
-    next step deliberately: not a forgotten clear. Anything else stays as it is."""
+    """Applied gradients scaled after their step (``p.grad.mul_(beta)``), or applied by a
+    step whose parameters were then restored (a lookahead), are kept for the next step
+    deliberately: not a forgotten clear. Anything else stays as it is."""
     return UNKNOWN if type(value) is Stale else value
 
 
