@@ -53,6 +53,9 @@ def test_a_clear_outside_an_lbfgs_closure_is_told_to_clear_inside_it(model, x):
     assert "ZG101" in rendered
     assert "clear inside the closure" in rendered
     assert "last clear: never" not in rendered
+    # the previous evaluation of the closure applied them, not a previous step
+    assert "the previous closure evaluation" in rendered
+    assert "right after optimizer.step()" not in rendered
 
 
 def test_a_closure_that_runs_no_backward_gets_no_closure_hint(model, x):

@@ -31,6 +31,13 @@ MISSING_CLEAR = RuleText(
     "clear once per step: call optimizer.zero_grad() before loss.backward() "
     "(or right after optimizer.step())",
 )
+MISSING_CLEAR_IN_CLOSURE = RuleText(
+    "ZG101",
+    "gradients were not cleared inside the closure: this backward pass added to "
+    "gradients the previous closure evaluation already applied",
+    "clear inside the closure: call optimizer.zero_grad() before loss.backward() there "
+    "(the optimizer evaluates the closure several times per step)",
+)
 CROSS_MODEL_LEAK = RuleText(
     "ZG101",
     "gradients of another optimizer's loss: a backward pass left gradients on these "

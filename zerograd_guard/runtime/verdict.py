@@ -146,20 +146,12 @@ def missing_clear(scan: StepScan, context: StepContext) -> Finding | None:
     """ZG101: a window started on the gradient the previous step applied (not all zero)."""
     if not scan.contaminated:
         return None
-    sites = _window_sites(scan.contaminated)
-    detail = (
-        "this step evaluates a closure (LBFGS evaluates it several times per step): "
-        "clear inside the closure, before loss.backward()"
-        if context.in_closure
-        else ""
-    )
     return _finding(
-        codes.MISSING_CLEAR,
+        codes.MISSING_CLEAR_IN_CLOSURE if context.in_closure else codes.MISSING_CLEAR,
         scan.contaminated,
         context,
-        sites,
+        _window_sites(scan.contaminated),
         _last_clear(scan.contaminated),
-        detail,
     )
 
 
