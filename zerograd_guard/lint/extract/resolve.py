@@ -265,10 +265,8 @@ class Resolver:
         classes = list(dict.fromkeys(held.class_name for held, _ in instances))
         if len(classes) < 2:
             return None
-        for index, (_, arms) in enumerate(instances):
-            for _, other in instances[index + 1 :]:
-                if not _exclusive(arms, other):
-                    return None
+        if not _all_exclusive([arms for _, arms in instances]):
+            return None
         picked = self._pick((scope.qualname, key), classes)
         return next(held for held, _ in instances if held.class_name == picked)
 
@@ -976,7 +974,7 @@ class Resolver:
             if place is None:
                 return None
             arms.append(place[2])
-        if not all(_exclusive(arm, other) for i, arm in enumerate(arms) for other in arms[i + 1 :]):
+        if not _all_exclusive(arms):
             return None
         made = [self._made_by(value, scope) for value in values]
         if all(one is None for one in made):
@@ -1198,16 +1196,17 @@ class Resolver:
         if callee is not None:
             event.callee = callee
             return self._passing_canonical_names(event, function)
-        bound = self._partial(name, function) if name and "." not in name else None
+        plain = bool(name) and "." not in name
+        bound = self._partial(name, function) if plain else None
         if bound is not None:  # ``backwards = partial(loss_backwards, fp16)``; ``backwards(l)``
             event.callee, args, kwargs = bound
             event.args, event.kwargs = args + event.args, kwargs + event.kwargs
             return self._passing_canonical_names(event, function)
-        passed = self._passed_function(name, function) if name and "." not in name else None
+        passed = self._passed_function(name, function) if plain else None
         if passed is not None:  # ``def fit(..., fit_function=gradient_step)``; ``fit_function(b)``
             event.callee = passed
             return self._passing_canonical_names(event, function)
-        made = self._made(name, function) if name and "." not in name else None
+        made = self._made(name, function) if plain else None
         if made is not None:  # ``train_step = make_train_step(model, opt)``; ``train_step(b)``
             event.callee, event.factory, event.factory_args, event.factory_kwargs = made
             return self._passing_canonical_names(event, function)
@@ -1592,12 +1591,13 @@ def _binding_scope(name: str, function: FunctionModel) -> FunctionModel | None:
 def _binds_value(function: FunctionModel, name: str) -> bool:
     """Whether ``function`` (not the module body) binds ``name`` other than by a ``def``: a
     parameter, an assignment or a loop target, not declared ``global`` / ``nonlocal``."""
-    return name not in function.shared_names and (
-        name in function.params
-        or name in function.assignments
-        or name in function.tuple_assignments
-        or name in function.loop_targets
-    )
+    return name not in function.shared_names and _binds(function, name)
+
+
+def _all_exclusive(arms: list[tuple]) -> bool:
+    """Whether at most one of the assignments placed in these ``if`` arms runs
+    (``_exclusive`` for every pair)."""
+    return all(_exclusive(arm, other) for i, arm in enumerate(arms) for other in arms[i + 1 :])
 
 
 def _exclusive(first: tuple, second: tuple) -> bool:

@@ -121,9 +121,7 @@ def _updated(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> st
     gradient of: ``target`` itself (``p`` of ``p.data``), or the one parameter whose
     ``.grad`` the values read when the update is written through another name
     (``tmp = w.detach(); tmp -= lr * w.grad``)."""
-    if type(target) is cst.Attribute and target.attr.value == "data":
-        target = target.value
-    key = key_of(target)
+    key = _tensor_key(target)
     owners = set().union(*map(_grad_owners, values))
     if len(owners) != 1 or "" in owners or key in owners:
         return key
@@ -133,10 +131,19 @@ def _updated(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> st
 def _copies_into_owner(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> bool:
     """Whether ``target.copy_(values)`` writes into a parameter whose gradient the values
     read (``w.data.copy_(w.data - lr * w.grad)``), not into another tensor."""
+    key = _tensor_key(target)
+    return key is not None and key in set().union(*map(_grad_owners, values))
+
+
+def _tensor_key(target: cst.BaseExpression) -> str | None:
+    """The key of the tensor ``target`` writes into (``p`` of ``p.data``)."""
     if type(target) is cst.Attribute and target.attr.value == "data":
         target = target.value
-    key = key_of(target)
-    return key is not None and key in set().union(*map(_grad_owners, values))
+    return key_of(target)
+
+
+# holders of state dicts without parameter values, besides optimizers
+_NOT_PARAMETERS = re.compile(r"sched|scaler|(?:^|_)ema(?:$|_)|meter|logger|sampler|loader", re.I)
 
 
 def _restores_parameters(name: str, receiver: cst.BaseExpression | None) -> bool:
@@ -150,10 +157,6 @@ def _restores_parameters(name: str, receiver: cst.BaseExpression | None) -> bool
         return False
     last = receiver_key.rsplit(".", 1)[-1]
     return not (looks_like_optimizer(last) or _NOT_PARAMETERS.search(last))
-
-
-# holders of state dicts without parameter values, besides optimizers
-_NOT_PARAMETERS = re.compile(r"sched|scaler|(?:^|_)ema(?:$|_)|meter|logger|sampler|loader", re.I)
 
 
 def _is_zero_constant(node: cst.BaseExpression) -> bool:
