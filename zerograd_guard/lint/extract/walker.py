@@ -536,6 +536,8 @@ class _Walker:
     def _manual_step(self, node: cst.CSTNode, key: str | None) -> Event:
         """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``;
         ``key``: ``w``, None when unknown)."""
+        if key is None and not self.parameter_owners:  # else ``for_`` knows its module
+            self.model.manual_owners.add(None)
         return self.event(EventKind.STEP, node, optimizers=(f"{key}.grad" if key else MANUAL,))
 
     def _grad_clear(self, node: cst.CSTNode, parameter: cst.BaseExpression) -> Event:
@@ -649,7 +651,13 @@ class _Walker:
             if over_optimizers:
                 _retarget(body, targets)
             else:
-                _generalize(body, _parameters_owner(node.iter))
+                _generalize(body, _parameters_owner(node.iter), self.model.manual_owners)
+        elif iterates_parameters and any(
+            statement.kind == EventKind.STEP and statement.optimizers == (MANUAL,)
+            for statement in _walk_statements(body)
+            if isinstance(statement, Event)
+        ):
+            self.model.manual_owners.add(None)
         self.function.has_loop = True
         out.append(loop)
 
@@ -1317,13 +1325,15 @@ def _iterates_parameters(iterable: cst.BaseExpression) -> bool:
     return False
 
 
-def _generalize(body: list[Statement], owner: str | None) -> None:
+def _generalize(body: list[Statement], owner: str | None, manual_owners: set[str | None]) -> None:
     """In a loop over parameters, per-parameter clears and updates act on all of them:
     on the module ``owner`` whose ``parameters()`` the loop iterates, or on every
-    optimizer when the loop's parameters are not a module's."""
+    optimizer when the loop's parameters are not a module's (an update's module is
+    noted in ``manual_owners``)."""
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.kind == EventKind.STEP:
             statement.optimizers = (MANUAL,)
+            manual_owners.add(owner)
         elif (
             isinstance(statement, Event)
             and statement.kind == EventKind.CLEAR

@@ -70,6 +70,7 @@ from zerograd_guard.lint.flow.state import (
 from zerograd_guard.lint.model.events import (
     ALL,
     LAST_ITERATION,
+    MANUAL,
     SYNC,
     Atom,
     Event,
@@ -1167,11 +1168,21 @@ class FlowEngine:
         or cleared as a module (``opt_g.zero_grad(); opt_d.zero_grad()`` clear an
         InfoGAN-style optimizer over ``chain(G.parameters(), D.parameters())``). Stricter
         than ``_module_clears``: an optimizer of unknown parameters, or over a module that
-        holds a cleared one, is not cleared this way."""
-        tie = self.tie(key)
-        if tie is None:
-            return False
-        groups = self.groups.get(key, self.model.tie_groups.get(key)) or (tie,)
+        holds a cleared one, is not cleared this way. The hand-written updates
+        (``<manual>``) step the modules whose ``parameters()`` they walk, when all are
+        known (an optimizer used only for its ``zero_grad()``)."""
+        if key == MANUAL:
+            owners = self.model.manual_owners
+            if not owners or None in owners:
+                return False
+            groups: tuple[frozenset[str], ...] = tuple(
+                frozenset({owner}) for owner in sorted(owners)  # type: ignore[type-var]
+            )
+        else:
+            tie = self.tie(key)
+            if tie is None:
+                return False
+            groups = self.groups.get(key, self.model.tie_groups.get(key)) or (tie,)
         return all(
             any(
                 name == module or name.startswith(module + ".")

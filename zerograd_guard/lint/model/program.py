@@ -120,6 +120,9 @@ class ModuleModel:
     # modules whose parameters the file freezes somewhere (``requires_grad_(False)``, a
     # ``set_requires_grad(net, False)`` helper); ``"*"``: ones the file does not name
     frozen: set[str] = field(default_factory=set)
+    # modules whose parameters the hand-written updates (``<manual>``) walk
+    # (``for p in model.parameters(): p -= lr * p.grad``); None: some update's are unknown
+    manual_owners: set[str | None] = field(default_factory=set)
     # optimizer -> where a loop builds it again over the same modules (no clear)
     rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
     external: ExternalLookup | None = None  # project mode: other modules' names
