@@ -357,7 +357,7 @@ class _Walker:
         elif type(node) is cst.Continue:
             out.append(Jump("continue", node))
         elif type(node) is cst.Raise:
-            out.append(Jump("return", node, _raised_name(node)))
+            out.append(Jump("return", node, _raised_name(node), raises=True))
         elif type(node) in (cst.Import, cst.ImportFrom):
             self.import_(node)
         elif type(node) in (cst.Global, cst.Nonlocal):

@@ -166,6 +166,9 @@ class _Outcome:
     breaks: set[State] = field(default_factory=set)
     continues: set[State] = field(default_factory=set)
     returns: set[State] = field(default_factory=set)
+    # other raises: they leave the function like a return, but no caller goes on after
+    # the call (a helper that raises on a bad argument before its clear)
+    raises: set[State] = field(default_factory=set)
     # raises of the exceptions the caller of the judged hook catches (``FlowEngine.caught``)
     raised: dict[str, set[State]] = field(default_factory=dict)
 
@@ -175,8 +178,9 @@ class _Outcome:
         self.absorb_exits(other)
 
     def absorb_exits(self, other: _Outcome) -> None:
-        """What leaves the function: returns and caught raises (not loop jumps)."""
+        """What leaves the function: returns and raises (not loop jumps)."""
         self.returns |= other.returns
+        self.raises |= other.raises
         for name, states in other.raised.items():
             self.raised.setdefault(name, set()).update(states)
 
@@ -280,6 +284,8 @@ class FlowEngine:
         self._tails: dict[int, frozenset[int]] = {}
         # (loop, assumptions) -> ``_crossing`` (loops live as long as the engine)
         self._crossings: dict[tuple[int, frozenset[Any]], tuple[bool, frozenset[Any]]] = {}
+        # (optimizer key, loop targets) -> whether the key names the loop's element
+        self._elements: dict[tuple[str, frozenset[str]], bool] = {}
         # per callee: the names it (or what it may call) uses, None when it may observe
         # optimizers it does not name (``_named_by``)
         self._named: dict[int, frozenset[str] | None] = {}
@@ -366,7 +372,7 @@ class FlowEngine:
                 target = {
                     "break": outcome.breaks,
                     "continue": outcome.continues,
-                    "return": outcome.returns,
+                    "return": outcome.raises if statement.raises else outcome.returns,  # type: ignore[union-attr]
                 }[statement.kind]
                 target |= current
                 current = set()
@@ -484,12 +490,19 @@ class FlowEngine:
         # a ``for`` over such a generator resumes its body before every iteration
         resumes = id(getattr(loop.node, "iter", None)) in self._generators
         work = {self._havoc(state, (ALL,)) for state in states} if resumes else set(states)
+        # states whose element optimizers were forgotten at the back edge: no path leaves
+        # the loop with them (see ``_forget_elements``)
+        forgotten: set[State] = set()
+        if not loop.infinite:  # no iteration: the loop's elements do not exist
+            exits |= {self._forget_elements(state, loop) for state in work}
         self.loops.append((loop, frame, len(self.guards)))
+        first = True
         try:
             while work:
                 seen |= work
-                if not loop.infinite:
-                    exits |= work
+                if not (first or loop.infinite):
+                    exits |= work - forgotten if forgotten else work
+                first = False
                 inner = self.block(loop.body, work, frame)
                 outcome.absorb_exits(inner)
                 breaks |= inner.breaks
@@ -499,6 +512,14 @@ class FlowEngine:
                     exits |= {self._back_edge(state, loop) for state in last}
                     back -= last
                 work = {self._back_edge(state, loop) for state in back}
+                if loop.targets:
+                    crossed = work
+                    work = {self._forget_elements(state, loop) for state in crossed}
+                    changed = work - crossed
+                    if changed:
+                        forgotten |= changed
+                        if not loop.infinite:
+                            exits |= crossed - work  # leaving holds the last element's
                 if resumes:
                     work = {self._havoc(state, (ALL,)) for state in work}
                 work -= seen
@@ -510,6 +531,33 @@ class FlowEngine:
         outcome.absorb_jumps(tail)
         outcome.normal = tail.normal | breaks
         return outcome
+
+    def _forget_elements(self, state: State, loop: Loop) -> State:
+        """``state`` with the optimizers named by the loop's element made unknown: the
+        loop variable (``for model, opt in zip(models, opts)``: ``opt``, ``opt.x``) or an
+        index by it (``opts[i]``) is another optimizer on the next iteration, so what the
+        previous one did to its gradients says nothing of the next one's (FBPINN's
+        ``optimizers[im].step()`` per subdomain after clearing them all). The first
+        iteration starts from the state the loop was entered with, so an optimizer of
+        the list that nothing clears is still seen on the next pass of an outer loop;
+        and a path that leaves after the last iteration keeps what that one did."""
+        targets = loop.targets
+        if not targets or not state.entries:
+            return state
+        entries = None
+        for key, value in state.entries:
+            if value is UNKNOWN or not self._names_element(key, targets):
+                continue
+            if entries is None:
+                entries = dict(state.entries)
+            entries[key] = UNKNOWN
+        return state if entries is None else with_entries(state, entries)
+
+    def _names_element(self, key: str, targets: frozenset[str]) -> bool:
+        found = self._elements.get((key, targets))
+        if found is None:
+            found = self._elements[(key, targets)] = _names_element(key, targets)
+        return found
 
     def _in_a_loop_of(self, frame: _Frame) -> bool:
         """Whether the innermost loop being iterated is ``frame``'s. A gating flag tested
@@ -589,7 +637,7 @@ class FlowEngine:
             result |= inner.normal
         if statement.finalbody:
             final = self.block(statement.finalbody, result, frame)
-            for name in ("breaks", "continues", "returns"):
+            for name in ("breaks", "continues", "returns", "raises"):
                 passed = self.block(statement.finalbody, getattr(outcome, name), frame)
                 setattr(outcome, name, passed.normal)
                 outcome.absorb_jumps(passed)
@@ -1288,7 +1336,8 @@ class FlowEngine:
                 self.stack.append(callee)
                 outcome = self.block(callee.body, {materialize(state, keys)}, inner)
                 self.stack.pop()
-                # a raise in a callee leaves it like a return (only the hook's own are caught)
+                # what a framework catches around the judged hook leaves the callee like a
+                # return; any other raise ends the caller's path too
                 ended = outcome.normal | outcome.returns | set().union(*outcome.raised.values())
                 if not shares_names:
                     ended = {
@@ -1821,6 +1870,22 @@ def _window_guard(statement: If) -> bool:
     ``if num_updates >= max_update: break``, is no such guard)."""
     atom = statement.atom
     return atom is not None and atom.accumulation and _skips_iteration(statement)
+
+
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _names_element(key: str, targets: frozenset[str]) -> bool:
+    """Whether optimizer ``key`` is a loop variable in ``targets``, an attribute of one,
+    or indexed by one (``opts[i]``)."""
+    root = re.split(r"[.\[]", key, maxsplit=1)[0]
+    if root in targets:
+        return True
+    return "[" in key and any(
+        word in targets
+        for index in re.findall(r"\[([^\]]*)\]", key)
+        for word in _WORD.findall(index)
+    )
 
 
 def _on_last_iteration(state: State) -> bool:

@@ -186,6 +186,7 @@ class Jump:
     # a ``raise``: the class name of what it raises (``raise CancelBatchException()``), a
     # framework may catch it around a hook (``FlowEngine.caught``); None when unknown
     exception: str | None = None
+    raises: bool = False  # a ``raise``: a caller does not go on after the call
 
 
 Statement = Event | If | Loop | Try | Jump
