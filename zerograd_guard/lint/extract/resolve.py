@@ -832,6 +832,10 @@ class Resolver:
             new_leaf = not factory or from_torch(factory, self.model.imports)
             return [event] if new_leaf and event.optimizers[0] in self.manual_keys else []
         if kind == EventKind.BACKWARD:
+            callee = self._user_backward(event, function)
+            if callee is not None:
+                event.kind, event.callee = EventKind.CALL, callee
+                return [event]
             if event.loss is not None:
                 self.backwards.append((event, function))
             return [event]
@@ -1150,6 +1154,26 @@ class Resolver:
         return self._opaque(
             event, method, function, f"{receiver}.{method}" if module_function else None
         )
+
+    def _user_backward(self, event: Event, function: FunctionModel) -> FunctionModel | None:
+        """The file's own ``backward`` method that ``x.backward(...)`` calls, when ``x``
+        holds an instance of a class of the file that defines one without a backward of
+        its own (a from-scratch NumPy layer storing ``self.grad = grad``): a call of that
+        method, not autograd's backward. A method that runs one (a trainer's wrapper
+        around ``loss.backward()``) stays a backward at the call, where it is reported."""
+        node = event.node
+        if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
+            return None
+        if node.func.attr.value != "backward":
+            return None
+        receiver = key_of(node.func.value)
+        if receiver is None or receiver in ("self", "cls"):
+            return None
+        held = self.holds(receiver, function)
+        if held.kind != INSTANCE or held.class_name is None:
+            return None
+        method = self.method(held.class_name, "backward")
+        return method if method is not None and not method.has_backward else None
 
     def _handed_a_loss(self, event: Event, function: FunctionModel) -> bool:
         """Whether ``x.step(...)`` is handed, first, a value computed like a loss (an
