@@ -116,6 +116,11 @@ NEW_LEAF = "<new-leaf>"
 """``callee_name`` of the CLEAR event of a name bound to a new tensor (``b =
 torch.zeros(..., requires_grad=True)``): the new leaf has no gradient. Kept by resolution
 only for names the file updates by hand (``b -= lr * b.grad``)."""
+REBOUND_MODULE = "<rebound-module>"
+"""``callee_name`` of the HAVOC event of a name bound again to a new object of a class
+(``net = nn.Linear(2, 2)`` after an earlier ``net = ...``, a notebook's next example):
+its parameters are new, so what the old ones' optimizers and updates did to their
+gradients says nothing of them (``names``: the rebound name)."""
 INPUT_GRAD = "<input-grad>"
 """``callee_name`` of the READ event of ``x.grad`` where ``x`` is a tensor the function
 made (``x_adv = x.clone()``, ``delta = torch.zeros_like(X)``): an input's gradient, which

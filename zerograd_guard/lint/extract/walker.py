@@ -25,6 +25,7 @@ from zerograd_guard.lint.extract.names import (
     NEW_LEAF,
     OPTIMIZER_CLASSES,
     OPTIMIZER_FACTORY,
+    REBOUND_MODULE,
     REBUILT_OPTIMIZER,
     RESTORED_PARAMETERS,
     RESTORING_FUNCTIONS,
@@ -443,8 +444,15 @@ class _Walker:
                 self.cls.manual_optimization = (
                     type(node.value) is cst.Name and node.value.value == "False"
                 )
+            rebound = key in self.function.assignments and _builds_anew(node.value, key)
             self.record_assignment(key, node.value)
             out.append(self.event(EventKind.KILL, node, names=frozenset({key})))
+            if rebound:
+                out.append(
+                    self.event(
+                        EventKind.HAVOC, node, names=frozenset({key}), callee_name=REBOUND_MODULE
+                    )
+                )
             if (
                 type(expression) is cst.Attribute
                 and expression.attr.value == "data"
@@ -1219,6 +1227,32 @@ def _parameters_owner(iterable: cst.BaseExpression) -> str | None:
     ):
         return key_of(iterable.func.value)
     return None
+
+
+def _builds_anew(value: cst.BaseExpression, key: str) -> bool:
+    """Whether ``value`` builds a new object of a class (a capitalised callee, possibly
+    moved: ``Net().to(device)``) from arguments that do not name ``key`` (not a wrapper
+    of the object ``key`` holds, like ``DataParallel(model)``)."""
+    call = value
+    while type(call) is cst.Call and type(call.func) is cst.Attribute:
+        inner = call.func.value
+        if type(inner) is not cst.Call:
+            break
+        call = inner  # ``Net(...).to(device)``: the innermost call builds
+    if type(call) is not cst.Call:
+        return False
+    name = callee_name(call.func) or ""
+    if not name[:1].isupper() or _constructs_optimizer(call):
+        return False
+    root = key.split(".", 1)[0]
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Name and node.value == root:
+            return False
+        if type(node) not in LEAVES:
+            stack.extend(subnodes(node))
+    return True
 
 
 def _constructs_optimizer(value: cst.BaseExpression) -> bool:

@@ -39,6 +39,7 @@ from zerograd_guard.lint.extract.names import (
     GRAD_SCALE,
     GRAD_WRITE,
     INPUT_GRAD,
+    REBOUND_MODULE,
     RESTORED_PARAMETERS,
     matches,
 )
@@ -682,6 +683,9 @@ class FlowEngine:
                 return {_maybe_fresh(state) for state in states}
             if event.callee_name in (GRAD_SCALE, RESTORED_PARAMETERS):
                 return {map_statuses(state, _carried_on_purpose) for state in states}
+            if event.callee_name == REBOUND_MODULE:
+                rebound = {frame.map(name) for name in event.names}
+                return {self._rebound(state, rebound) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
@@ -1247,6 +1251,24 @@ class FlowEngine:
             min(group) for group in groups if not any(related(m, t) for m in modules for t in group)
         )
         self.observations.partial_clears.setdefault(key, {})[clear] = uncovered
+
+    def _rebound(self, state: State, names: set[str]) -> State:
+        """``state`` after ``names`` were bound to new objects of a class: the optimizers
+        and hand-written updates of the old objects' parameters (a key on the name, or an
+        optimizer known to step it) say nothing of the new ones, so they become unknown."""
+        entries = None
+        for key, value in state.entries:
+            if value is UNKNOWN:
+                continue
+            root = re.split(r"[.\[]", key, maxsplit=1)[0]
+            tie = self.tie(key) if key not in (ALL, MANUAL) else None
+            if root in names or (
+                tie is not None and any(related(name, t) for name in names for t in tie)
+            ):
+                if entries is None:
+                    entries = dict(state.entries)
+                entries[key] = UNKNOWN
+        return state if entries is None else with_entries(state, entries)
 
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
