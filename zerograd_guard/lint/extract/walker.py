@@ -260,6 +260,8 @@ class _Walker:
         self.arms: tuple[tuple[int, int, bool], ...] = ()
         self.reading = False  # in an expression whose ``.grad`` reads are recorded
         self.parameter_owners: list[str | None] = []  # modules of enclosing parameter loops
+        # module-level class name -> the key of its latest definition (``class_def``)
+        self.latest_classes: dict[str, str] = {}
         self.block_key: tuple[int, int] | None = None
         self.statement: cst.SimpleStatementLine | None = None
         self.anchor: cst.CSTNode | None = None
@@ -772,11 +774,20 @@ class _Walker:
             # a class defined in a function (a test's ``class Model``) is that function's
             # own: others of the same name elsewhere in the file are other classes
             scope.local_classes[name] = f"{scope.qualname}.<locals>.{name}"
+        key = local_class(name, scope) or name
+        if key == name and name in self.model.classes:
+            # defined again at module level (a notebook rebuilds it cell by cell): another
+            # class, whose methods' ``self.m()`` are its own; the name still means the first
+            key = f"{name}@{sum(1 for k in self.model.classes if k.split('@')[0] == name) + 1}"
         info = ClassInfo(
-            name=local_class(name, scope) or name,
-            bases=tuple(local_class(base, scope) or base for base in bases),
+            name=key,
+            bases=tuple(
+                local_class(base, scope) or self.latest_classes.get(base, base) for base in bases
+            ),
         )
         self.model.classes.setdefault(info.name, info)
+        if key != name and key.startswith(name + "@"):
+            self.latest_classes[name] = key  # what a later ``class C(name)`` derives from
         saved = (self.cls, self._in_class_body, self.block_key, self.statement)
         self.cls, self._in_class_body = info, True
         if type(node.body) is cst.IndentedBlock:
