@@ -28,6 +28,7 @@ from zerograd_guard.lint.fixes_apply import (
     with_newline,
 )
 from zerograd_guard.lint.forked import map_forked
+from zerograd_guard.lint.legacy_syntax import mask_legacy_syntax
 from zerograd_guard.lint.lines import LineIndex, split_lines
 from zerograd_guard.lint.noqa import (
     Suppressions,
@@ -244,7 +245,7 @@ class _Program:
     @classmethod
     def of(cls, file_text: str, is_notebook: bool, drop_broken_cells: bool = False) -> _Program:
         if not is_notebook:
-            return cls(file_text, file_text, None)
+            return cls(file_text, mask_legacy_syntax(file_text), None)
         notebook = read_notebook(file_text)
         if drop_broken_cells:
             notebook = notebook.without_broken_cells() or notebook
@@ -258,11 +259,13 @@ class _Program:
     def edited(self, fix: Fix, newline: str) -> _Program | None:
         edits = with_newline(fix.edits, newline)
         try:
-            text = apply_edits(self.text, edits)
+            # masked text keeps every offset: the edits apply to the file as written
+            text = apply_edits(self.file_text if self.notebook is None else self.text, edits)
         except ValueError:
             return None
         if self.notebook is None:
-            return _Program(text, text, None) if parses(text) else None
+            program = _Program.of(text, is_notebook=False)
+            return program if parses(program.text) else None
         file_text = self.notebook.edited(edits)
         if file_text is None:
             return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from zerograd_guard.lint.legacy_syntax import mask_legacy_syntax
 from zerograd_guard.lint.sourcefile import (
     SourceError,
     decode_notebook,
@@ -16,7 +17,7 @@ from zerograd_guard.lint.sourcefile import (
 def module_text(path: Path, raw: bytes) -> str:
     """The program text of ``raw`` (read from ``path``); SourceError when it has none."""
     if path.suffix != ".ipynb":
-        return decode_python(raw).text
+        return mask_legacy_syntax(decode_python(raw).text)
     from zerograd_guard.lint.notebooks import NotebookError, read_notebook
 
     try:
