@@ -92,8 +92,8 @@ def _is_grad(node: cst.BaseExpression) -> bool:
     return type(node) is cst.Attribute and node.attr.value == "grad"
 
 
-def _mentions_grad(node: cst.CSTNode) -> bool:
-    stack = [node]
+def _mentions_grad(*nodes: cst.CSTNode) -> bool:
+    stack = list(nodes)
     while stack:
         item = stack.pop()
         if type(item) is cst.Attribute and item.attr.value == "grad":
@@ -101,6 +101,21 @@ def _mentions_grad(node: cst.CSTNode) -> bool:
         if type(item) not in LEAVES:
             stack.extend(subnodes(item))
     return False
+
+
+def _plain_names(node: cst.CSTNode) -> set[str]:
+    """The plain names ``node`` reads (not attributes' names)."""
+    names: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if type(item) is cst.Name:
+            names.add(item.value)
+        elif type(item) is cst.Attribute:
+            stack.append(item.value)
+        elif type(item) not in LEAVES:
+            stack.extend(subnodes(item))
+    return names
 
 
 def _grad_owners(node: cst.CSTNode) -> set[str]:
@@ -134,6 +149,11 @@ def _copies_into_owner(target: cst.BaseExpression, values: list[cst.BaseExpressi
     read (``w.data.copy_(w.data - lr * w.grad)``), not into another tensor."""
     key = _tensor_key(target)
     return key is not None and key in set().union(*map(_grad_owners, values))
+
+
+def _is_data(target: cst.BaseExpression | None) -> bool:
+    """``x.data`` (what a hand-written update writes into)."""
+    return type(target) is cst.Attribute and target.attr.value == "data"
 
 
 def _tensor_key(target: cst.BaseExpression) -> str | None:
@@ -440,7 +460,13 @@ class _Walker:
             ):
                 self._note_freeze(expression.value)
             key = key_of(expression)
+            # ``w.data = w.data - lr * w.grad.data``, ``delta.data[idx] = ...[idx]``
+            written = expression.value if type(expression) is cst.Subscript else expression
+            by_hand = _is_data(written) and _mentions_grad(*self._with_grad_aliases(node.value))
             if key is None:
+                if by_hand:
+                    values = self._with_grad_aliases(node.value)
+                    out.append(self._manual_step(node, _updated(written, values)))
                 continue
             if key == "self.automatic_optimization" and self.cls is not None:
                 self.cls.manual_optimization = (
@@ -455,12 +481,9 @@ class _Walker:
                         EventKind.HAVOC, node, names=frozenset({key}), callee_name=REBOUND_MODULE
                     )
                 )
-            if (
-                type(expression) is cst.Attribute
-                and expression.attr.value == "data"
-                and _mentions_grad(node.value)
-            ):  # ``w.data = w.data - lr * w.grad.data``: an update by hand
-                out.append(self._manual_step(node, _updated(expression, [node.value])))
+            if by_hand:
+                values = self._with_grad_aliases(node.value)
+                out.append(self._manual_step(node, _updated(written, values)))
             elif _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
                 rebuilt = REBUILT_OPTIMIZER if self.loop_depth else None
                 out.append(
@@ -491,8 +514,9 @@ class _Walker:
             return
         if (
             operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value))
-        ) and _mentions_grad(node.value):
-            out.append(self._manual_step(node, _updated(node.target, [node.value])))
+        ) and _mentions_grad(*self._with_grad_aliases(node.value)):
+            values = self._with_grad_aliases(node.value)
+            out.append(self._manual_step(node, _updated(node.target, values)))
             return
         key = key_of(node.target)
         if key is not None:
@@ -517,6 +541,19 @@ class _Walker:
         if key is not None and key.isidentifier() and self._made_tensor(key):
             return self.event(EventKind.READ, parameter, modules=(key,), callee_name=INPUT_GRAD)
         return self.event(EventKind.READ, parameter, modules=(key,) if key and "." in key else ())
+
+    def _with_grad_aliases(self, *values: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """``values`` and what the plain names they read were bound to in this function
+        when that reads a gradient: an update written through an alias of one
+        (``grad = delta.grad.detach(); delta.data = clamp(delta + a * sign(grad))``)."""
+        found = list(values)
+        assignments = self.function.assignments
+        for value in values:
+            for name in _plain_names(value):
+                found.extend(
+                    bound for bound in assignments.get(name, ()) if _mentions_grad(bound)
+                )
+        return found
 
     def _made_tensor(self, name: str) -> bool:
         """Whether this function has bound ``name`` to a tensor it made: a new one, a
@@ -938,8 +975,8 @@ class _Walker:
         closure: str | None,
         out: list[Statement],
     ) -> None:
-        values = [arg.value for arg in node.args]
-        if not any(_mentions_grad(value) for value in values):
+        values = self._with_grad_aliases(*(arg.value for arg in node.args))
+        if not _mentions_grad(*values):
             return
         if name == "copy_" and not _copies_into_owner(receiver, values):  # type: ignore[arg-type]
             return  # ``G[:, k].copy_(p.grad)``: a snapshot of the gradient, read
