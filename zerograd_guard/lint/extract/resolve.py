@@ -138,6 +138,19 @@ def _declared_only(method: FunctionModel) -> bool:
     return type(raised) is cst.Name and raised.value == "NotImplementedError"
 
 
+def _assigning(info: ClassInfo, value: cst.BaseExpression, reader: FunctionModel) -> FunctionModel:
+    """Where ``self.x = value`` is read from: the method of ``info`` that assigned it when
+    ``value`` is one of that method's parameters (``self.optimizer = optimizer`` in
+    ``__init__`` is what callers pass, not a module-level ``optimizer``, which would make
+    a wrapper's ``self.optimizer.step()`` call itself); else ``reader``, as before."""
+    if type(value) is not cst.Name:
+        return reader
+    for method in info.methods.values():
+        if id(value) in method.value_order:
+            return method if value.value in method.params else reader
+    return reader
+
+
 def _docstring(statement: cst.BaseStatement) -> bool:
     return (
         type(statement) is cst.SimpleStatementLine
@@ -343,7 +356,7 @@ class Resolver:
                 return None
             for info in self._mro(cls):
                 for value in info.attributes.get(key[5:], ()):
-                    held = self.classify(value, key, function, depth)
+                    held = self.classify(value, key, _assigning(info, value, function), depth)
                     if held.kind is not None:
                         return held
             return None
