@@ -698,7 +698,12 @@ class _Walker:
             if over_optimizers:
                 _retarget(body, targets)
             else:
-                _generalize(body, _parameters_owner(node.iter), self.model.manual_owners)
+                _generalize(
+                    body,
+                    _parameters_owner(node.iter),
+                    self.model.manual_owners,
+                    _target_owners(node.target, node.iter),
+                )
         elif iterates_parameters and any(
             statement.kind == EventKind.STEP and statement.optimizers == (MANUAL,)
             for statement in _walk_statements(body)
@@ -1303,6 +1308,27 @@ def _builds_anew(value: cst.BaseExpression, key: str) -> bool:
     return True
 
 
+def _target_owners(target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, str]:
+    """Loop variable -> the module whose ``parameters()`` it runs over: ``p`` in ``for p
+    in m.parameters()``, ``a_p`` and ``b_p`` in ``for a_p, b_p in zip(a.parameters(),
+    b.parameters())``, ``p`` in ``for i, p in enumerate(m.parameters())``."""
+    if type(target) is cst.Name:
+        owner = _parameters_owner(iterable)
+        return {target.value: owner} if owner is not None else {}
+    if type(target) not in (cst.Tuple, cst.List) or type(iterable) is not cst.Call:
+        return {}
+    name = iterable.func.value if type(iterable.func) is cst.Name else None
+    elements = [element.value for element in target.elements]  # type: ignore[attr-defined]
+    if name == "enumerate" and len(elements) == 2 and iterable.args:
+        return _target_owners(elements[1], iterable.args[0].value)
+    if name != "zip" or len(elements) != len(iterable.args):
+        return {}
+    found: dict[str, str] = {}
+    for element, arg in zip(elements, iterable.args, strict=True):
+        found.update(_target_owners(element, arg.value))
+    return found
+
+
 def _constructs_optimizer(value: cst.BaseExpression) -> bool:
     if type(value) is not cst.Call:
         return False
@@ -1407,15 +1433,23 @@ def _iterates_parameters(iterable: cst.BaseExpression) -> bool:
     return False
 
 
-def _generalize(body: list[Statement], owner: str | None, manual_owners: set[str | None]) -> None:
+def _generalize(
+    body: list[Statement],
+    owner: str | None,
+    manual_owners: set[str | None],
+    target_owners: dict[str, str] | None = None,
+) -> None:
     """In a loop over parameters, per-parameter clears and updates act on all of them:
     on the module ``owner`` whose ``parameters()`` the loop iterates, or on every
-    optimizer when the loop's parameters are not a module's (an update's module is
-    noted in ``manual_owners``)."""
+    optimizer when the loop's parameters are not a module's. An update's module is
+    noted in ``manual_owners``: the module whose parameter's ``.grad`` it reads
+    (``target_owners``: loop variable -> the module whose parameters it runs over, in
+    ``zip(a.parameters(), b.parameters())``), else ``owner``."""
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.kind == EventKind.STEP:
+            read = statement.optimizers[0][:-5] if statement.optimizers else ""
+            manual_owners.add((target_owners or {}).get(read, owner))
             statement.optimizers = (MANUAL,)
-            manual_owners.add(owner)
         elif (
             isinstance(statement, Event)
             and statement.kind == EventKind.CLEAR

@@ -1075,12 +1075,19 @@ class FlowEngine:
             for key, value in state.entries:
                 if (
                     type(value) is StaleFresh
-                    and (not modules or self._module_clears(key, modules) != NONE)
+                    and (not modules or self._reads_gradients_of(key, modules))
                     and not (of_input and self.tie(key) is None)
                     and proven(value, guards, loops)
                 ):
                     reads = self.observations.stale_reads.setdefault((value.backward, key), set())
                     reads.add((event, value.step))
+
+    def _reads_gradients_of(self, key: str, modules: tuple[str, ...]) -> bool:
+        """Whether a read of ``modules``' gradients is known to read optimizer ``key``'s:
+        its modules are known and among them (``_module_clears``). One of unknown modules
+        may step others (MADDPG's ``average_gradients(agent.policy)`` is no read of the
+        critic optimizer's gradients)."""
+        return self.tie(key) is not None and self._module_clears(key, modules) != NONE
 
     def _before_loop(self, backwards: frozenset[Event]) -> list[Event]:
         """The backwards among ``backwards`` that ran before the loop now iterated, in
