@@ -7,7 +7,7 @@ import dataclasses
 import functools
 import re
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -339,6 +339,42 @@ def _canonical_comparison(
         whitespace_after=operator.whitespace_after,  # type: ignore[attr-defined]
     )
     return test.with_changes(comparisons=[target.with_changes(operator=flipped)]), not negated
+
+
+# what a window flag is computed from (``update`` alone also names warm-up switches and
+# NaN guards: ``update = torch.isfinite(loss)``)
+_WINDOW_SOURCE = re.compile(
+    r"accum|sync|should_step|do_step|is_last|last_micro|micro|boundary", re.I
+)
+# calls that only test a value: a flag computed with them is no window of unknown making
+_TESTS = frozenset({"isfinite", "isnan", "isinf", "all", "any", "item", "bool", "len"})
+
+
+def computed_apart_from_windows(values: Sequence[cst.BaseExpression]) -> bool:
+    """Whether a flag bound to ``values`` (all of its bindings so far) is known not to
+    mark an accumulation window: no modulo, no name of a window's making (``accum``,
+    ``sync``, ``micro``...), and no call other than value tests (``isfinite``)."""
+    if not values:
+        return False
+    for value in values:
+        stack: list[cst.CSTNode] = [value]
+        while stack:
+            item = stack.pop()
+            kind = type(item)
+            if kind is cst.BinaryOperation and type(item.operator) is cst.Modulo:  # type: ignore[attr-defined]
+                return False
+            if kind is cst.Name and _WINDOW_SOURCE.search(item.value):  # type: ignore[attr-defined]
+                return False
+            if kind is cst.Call and callee_name(item.func) not in _TESTS:  # type: ignore[attr-defined]
+                return False
+            if kind is cst.Attribute:
+                if _WINDOW_SOURCE.search(item.attr.value):  # type: ignore[attr-defined]
+                    return False
+                stack.append(item.value)  # type: ignore[attr-defined]
+                continue
+            if kind not in LEAVES:
+                stack.extend(subnodes(item))
+    return True
 
 
 def _has_modulo(node: cst.CSTNode) -> bool:

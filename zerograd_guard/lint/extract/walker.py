@@ -8,6 +8,7 @@ gradients is dropped on the way, so the model stays small.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -33,6 +34,7 @@ from zerograd_guard.lint.extract.names import (
     SCHEDULER_FACTORY,
     TupleElement,
     callee_name,
+    computed_apart_from_windows,
     condition_atom,
     expression_text,
     key_of,
@@ -631,6 +633,8 @@ class _Walker:
             out.extend(body)  # `if p.grad is not None: p.grad.zero_()` clears what matters
             return
         atom, negated = condition_atom(node.test, self._condition_key)
+        if atom.accumulation and self._flag_apart_from_windows(node.test):
+            atom = dataclasses.replace(atom, accumulation=False)
         if _mentions_grad(node.test) and not orelse and _clears_among_calls(body):
             # `if p.grad is not None: log(...); p.grad.zero_()`: the clears are as good as
             # unconditional (without a gradient there is nothing to clear); the calls
@@ -656,6 +660,17 @@ class _Walker:
                 last_iteration=_last_iteration(node.test, self.function.loop_targets),
             )
         )
+
+    def _flag_apart_from_windows(self, test: cst.BaseExpression) -> bool:
+        """Whether ``if flag:`` / ``if not flag:`` tests a local flag named like a window
+        (``update``) that this function computes otherwise, before the test
+        (SlowFast's warm-up ``update_param = cur_iter >= iters_noupdate``, a NaN guard
+        ``update = torch.isfinite(loss)``): a skipped step, no accumulation."""
+        while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+            test = test.expression
+        if type(test) is not cst.Name:
+            return False
+        return computed_apart_from_windows(self.function.assignments.get(test.value, ()))
 
     def _narrow(self, test: cst.BaseExpression) -> None:
         """``isinstance(updater, torch.optim.Optimizer)`` tells what ``updater`` holds."""
