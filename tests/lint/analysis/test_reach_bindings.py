@@ -225,3 +225,24 @@ def test_a_global_module_counts_only_where_both_functions_read_the_global() -> N
     assert model.ties["do"] == {"disc"}
     assert model.ties["go2"] == {"gen"}
     assert model.ties.get("do2") is None  # ``disc`` here is another module
+
+
+def test_a_later_with_binding_is_the_one_a_backward_reads() -> None:
+    # fast_adversarial's train_fgsm.py: an FGSM step on the perturbation, then the
+    # model's step, each under ``with amp.scale_loss(...) as scaled_loss``
+    first, second = _reaches(
+        """
+        def train(loader, other):
+            for x, y in loader:
+                delta = torch.zeros_like(x).uniform_(-1, 1)
+                delta.requires_grad = True
+                with amp.scale_loss(other(x + delta).sum(), opt) as scaled_loss:
+                    scaled_loss.backward()
+                delta = delta.detach()
+                with amp.scale_loss(net(x + delta).sum(), opt) as scaled_loss:
+                    scaled_loss.backward()
+                opt.step()
+        """
+    )
+    assert "delta" in first.modules
+    assert "delta" not in second.modules and "net" in second.modules

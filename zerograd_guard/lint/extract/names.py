@@ -437,8 +437,11 @@ _TENSOR_FACTORIES = frozenset(
         "FloatTensor", "DoubleTensor", "from_numpy", "as_tensor",
     }
 )  # fmt: skip
-# methods that return their tensor converted or marked (the same object or a copy)
-_TENSOR_CONVERSIONS = frozenset({"requires_grad_", "to", "cuda", "float", "double"})
+# methods that return their tensor converted, marked or filled in place (the same object
+# or a copy): ``torch.zeros_like(x).uniform_(-eps, eps).cuda()`` is a new tensor
+_TENSOR_CONVERSIONS = frozenset(
+    {"requires_grad_", "to", "cuda", "float", "double", "uniform_", "normal_", "fill_"}
+)
 # methods that return a new tensor object, whatever they are called on
 _TENSOR_COPIES = frozenset({"clone", "detach"})
 _TENSOR_CHAIN = _TENSOR_CONVERSIONS | _TENSOR_COPIES

@@ -767,6 +767,7 @@ class _Walker:
                 managed = True
             no_grad |= name in ("no_grad", "inference_mode")
             if item.asname is not None:
+                self._place(item.item)  # a later ``with ... as x`` binds ``x`` anew
                 for target in _target_names(item.asname.name):
                     self.function.assignments.setdefault(target, []).append(item.item)
         self.managed += managed
