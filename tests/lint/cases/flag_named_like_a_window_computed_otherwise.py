@@ -47,3 +47,30 @@ def flag_from_a_helper(model, loader, trainer):
         update = trainer.sync_gradients
         if update:
             optimizer.step()
+
+
+def parameter_surgery(model, cur_iter, iters_noupdate):
+    update_param = cur_iter >= iters_noupdate
+    return model, update_param
+
+
+def flag_from_a_helpers_tuple(model, loader, iters_noupdate):  # SlowFast's train_net.py
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for cur_iter, (x, y) in enumerate(loader):
+        optimizer.zero_grad()
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        model, update_param = parameter_surgery(model, cur_iter, iters_noupdate)
+        if update_param:
+            optimizer.step()
+
+
+def window_flag_from_a_helper(model, loader, engine):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for i, (x, y) in enumerate(loader):
+        optimizer.zero_grad()  # expect: ZG103
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        do_step = engine.is_gradient_accumulation_boundary()
+        if do_step:
+            optimizer.step()

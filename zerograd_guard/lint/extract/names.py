@@ -350,6 +350,28 @@ _WINDOW_SOURCE = re.compile(
 _TESTS = frozenset({"isfinite", "isnan", "isinf", "all", "any", "item", "bool", "len"})
 
 
+def names_a_window(name: str) -> bool:
+    """Whether ``name`` says accumulation by more than ``update``."""
+    return _WINDOW_SOURCE.search(name) is not None
+
+
+def names_a_window_source(value: cst.BaseExpression) -> bool:
+    """Whether ``value`` computes a window: a modulo, or a name of a window's making."""
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is cst.BinaryOperation and type(item.operator) is cst.Modulo:  # type: ignore[attr-defined]
+            return True
+        if kind is cst.Name and _WINDOW_SOURCE.search(item.value):  # type: ignore[attr-defined]
+            return True
+        if kind is cst.Attribute and _WINDOW_SOURCE.search(item.attr.value):  # type: ignore[attr-defined]
+            return True
+        if kind not in LEAVES:
+            stack.extend(subnodes(item))
+    return False
+
+
 def computed_apart_from_windows(values: Sequence[cst.BaseExpression]) -> bool:
     """Whether a flag bound to ``values`` (all of its bindings so far) is known not to
     mark an accumulation window: no modulo, no name of a window's making (``accum``,

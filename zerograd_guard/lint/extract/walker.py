@@ -40,6 +40,8 @@ from zerograd_guard.lint.extract.names import (
     key_of,
     looks_like_optimizer,
     matches,
+    names_a_window,
+    names_a_window_source,
     subnodes,
     tensor_factory,
 )
@@ -668,9 +670,19 @@ class _Walker:
         ``update = torch.isfinite(loss)``): a skipped step, no accumulation."""
         while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
             test = test.expression
-        if type(test) is not cst.Name:
+        if type(test) is not cst.Name or test.value in self.function.params:
             return False
-        return computed_apart_from_windows(self.function.assignments.get(test.value, ()))
+        name = test.value
+        values = list(self.function.assignments.get(name, ()))
+        if name in self.function.tuple_assignments:  # ``model, update = surgery(...)``
+            values.append(self.function.tuple_assignments[name][1])
+        if not values:
+            return False
+        if computed_apart_from_windows(values):
+            return True
+        # a name that says only ``update`` (SlowFast's ``update_param`` from a helper of
+        # another module) is a window only when what it is bound to says so
+        return not names_a_window(name) and not any(map(names_a_window_source, values))
 
     def _narrow(self, test: cst.BaseExpression) -> None:
         """``isinstance(updater, torch.optim.Optimizer)`` tells what ``updater`` holds."""
