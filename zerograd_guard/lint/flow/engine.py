@@ -1156,7 +1156,7 @@ class FlowEngine:
                     and stepped
                     and key not in run  # cleared by its own clear of the run
                     and self._implied_clear(key, stepped, modules)
-                ):
+                ) or (cover != FULL and key == MANUAL and self._may_cover_manual(run)):
                     cover = FULL
                 if cover == PARTIAL:  # the other modules' gradients stay as they are
                     self._note_partial(event, key, modules)
@@ -1250,6 +1250,18 @@ class FlowEngine:
             )
             or any(related(module, name) for module in modules for name in group)
             for group in groups
+        )
+
+    def _may_cover_manual(self, run: tuple[str, ...]) -> bool:
+        """Whether the clears of ``run`` may clear the hand-written updates' parameters:
+        those updates walk known modules' ``parameters()`` and one of the cleared
+        optimizers steps parameters the file does not know (PFLlib's client, whose base
+        class of another module builds ``self.optimizer``): not known to miss them."""
+        owners = self.model.manual_owners
+        return (
+            bool(owners)
+            and None not in owners
+            and any(key != ALL and self.tie(key) is None for key in run)
         )
 
     def _note_partial(self, clear: Event, key: str, modules: tuple[str, ...]) -> None:
