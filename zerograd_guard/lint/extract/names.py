@@ -376,27 +376,20 @@ def computed_apart_from_windows(values: Sequence[cst.BaseExpression]) -> bool:
     """Whether a flag bound to ``values`` (all of its bindings so far) is known not to
     mark an accumulation window: no modulo, no name of a window's making (``accum``,
     ``sync``, ``micro``...), and no call other than value tests (``isfinite``)."""
-    if not values:
-        return False
-    for value in values:
-        stack: list[cst.CSTNode] = [value]
-        while stack:
-            item = stack.pop()
-            kind = type(item)
-            if kind is cst.BinaryOperation and type(item.operator) is cst.Modulo:  # type: ignore[attr-defined]
-                return False
-            if kind is cst.Name and _WINDOW_SOURCE.search(item.value):  # type: ignore[attr-defined]
-                return False
-            if kind is cst.Call and callee_name(item.func) not in _TESTS:  # type: ignore[attr-defined]
-                return False
-            if kind is cst.Attribute:
-                if _WINDOW_SOURCE.search(item.attr.value):  # type: ignore[attr-defined]
-                    return False
-                stack.append(item.value)  # type: ignore[attr-defined]
-                continue
-            if kind not in LEAVES:
-                stack.extend(subnodes(item))
-    return True
+    return bool(values) and not any(
+        names_a_window_source(value) or _calls_beyond_tests(value) for value in values
+    )
+
+
+def _calls_beyond_tests(value: cst.BaseExpression) -> bool:
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        item = stack.pop()
+        if type(item) is cst.Call and callee_name(item.func) not in _TESTS:  # type: ignore[attr-defined]
+            return True
+        if type(item) not in LEAVES:
+            stack.extend(subnodes(item))
+    return False
 
 
 def _has_modulo(node: cst.CSTNode) -> bool:
