@@ -69,3 +69,19 @@ def gradient_statistics(model, loader):
         grads = [p.grad.clone() for p in model.parameters()]
         norms.append(sum(g.norm() for g in grads))
     return norms
+
+
+def pgd_through_two_aliases_never_cleared(model, X, y, epsilon, alpha, iters):  # AWP's
+    delta = torch.zeros_like(X).uniform_(-epsilon, epsilon)
+    delta.requires_grad = True
+    for _ in range(iters):
+        output = model(X + delta)
+        index = torch.where(output.max(1)[1] == y)
+        loss = F.cross_entropy(output, y)
+        loss.backward()  # expect: ZG101
+        grad = delta.grad.detach()
+        d = delta[index[0], :, :, :]
+        g = grad[index[0], :, :, :]
+        d = clamp(d + alpha * torch.sign(g), -epsilon, epsilon)
+        delta.data[index[0], :, :, :] = d
+    return delta.detach()

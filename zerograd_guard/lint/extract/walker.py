@@ -68,6 +68,8 @@ from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.prefilter import FREEZING_CALL
 
 MAX_DEPTH = 100  # nested blocks
+# bindings followed back from a hand-written update to a ``.grad`` it reads
+GRAD_ALIAS_DEPTH = 3
 MAX_EXPRESSION_DEPTH = 3_000  # `a + b + ...` chains are left-deep trees
 RAW_METHODS = frozenset({"step", "zero_grad", "optimizer_step", "first_step", "second_step"})
 # In-place methods of ``p.grad``: zeroing ones clear, writing ones give the step
@@ -548,15 +550,18 @@ class _Walker:
 
     def _with_grad_aliases(self, *values: cst.BaseExpression) -> list[cst.BaseExpression]:
         """``values`` and what the plain names they read were bound to in this function
-        when that reads a gradient: an update written through an alias of one
-        (``grad = delta.grad.detach(); delta.data = clamp(delta + a * sign(grad))``)."""
+        (followed back ``GRAD_ALIAS_DEPTH`` bindings) when that reads a gradient: an
+        update written through an alias of one (``grad = delta.grad.detach(); g =
+        grad[idx]; d = clamp(d + a * sign(g)); delta.data[idx] = d``)."""
         found = list(values)
         assignments = self.function.assignments
-        for value in values:
-            for name in _plain_names(value):
-                found.extend(
-                    bound for bound in assignments.get(name, ()) if _mentions_grad(bound)
-                )
+        seen: set[str] = set()
+        pending = list(values)
+        for _ in range(GRAD_ALIAS_DEPTH):  # ``g = delta.grad``, ``d = d + a * sign(g)``...
+            names = {name for value in pending for name in _plain_names(value)} - seen
+            seen |= names
+            pending = [bound for name in names for bound in assignments.get(name, ())]
+            found.extend(bound for bound in pending if _mentions_grad(bound))
         return found
 
     def _made_tensor(self, name: str) -> bool:
