@@ -15,14 +15,20 @@ import itertools
 import re
 import tokenize
 
-_CANDIDATE = re.compile(r"\basync\s*=(?!=)")
+# no leading ``\b``: it keeps ``re`` from its literal-prefix scan (2 s over the 104 MB
+# repository set instead of 0.05 s); the character before is tested by hand
+_CANDIDATE = re.compile(r"async\s*=(?!=)")
 MASK = "_sync"
+
+
+def _starts_a_name(text: str, offset: int) -> bool:
+    return offset == 0 or not (text[offset - 1].isalnum() or text[offset - 1] == "_")
 
 
 def mask_legacy_syntax(text: str) -> str:
     """``text`` with every ``async`` name before ``=`` replaced by ``_sync`` (``text``
     itself when there is none, or when it cannot be tokenized)."""
-    if _CANDIDATE.search(text) is None:
+    if not any(_starts_a_name(text, match.start()) for match in _CANDIDATE.finditer(text)):
         return text
     try:
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))

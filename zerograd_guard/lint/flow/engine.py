@@ -1235,7 +1235,8 @@ class FlowEngine:
             if not owners or None in owners:
                 return False
             groups: tuple[frozenset[str], ...] = tuple(
-                frozenset({owner}) for owner in sorted(owners)  # type: ignore[type-var]
+                frozenset({owner})
+                for owner in sorted(owners)  # type: ignore[type-var]
             )
         else:
             tie = self.tie(key)
