@@ -29,7 +29,7 @@ Glossary
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -545,14 +545,7 @@ class FlowEngine:
         targets = loop.targets
         if not targets or not state.entries:
             return state
-        entries = None
-        for key, value in state.entries:
-            if value is UNKNOWN or not self._names_element(key, targets):
-                continue
-            if entries is None:
-                entries = dict(state.entries)
-            entries[key] = UNKNOWN
-        return state if entries is None else with_entries(state, entries)
+        return _forget(state, lambda key: self._names_element(key, targets))
 
     def _names_element(self, key: str, targets: frozenset[str]) -> bool:
         found = self._elements.get((key, targets))
@@ -1276,19 +1269,14 @@ class FlowEngine:
         """``state`` after ``names`` were bound to new objects of a class: the optimizers
         and hand-written updates of the old objects' parameters (a key on the name, or an
         optimizer known to step it) say nothing of the new ones, so they become unknown."""
-        entries = None
-        for key, value in state.entries:
-            if value is UNKNOWN:
-                continue
-            root = re.split(r"[.\[]", key, maxsplit=1)[0]
+
+        def old(key: str) -> bool:
+            if _root(key) in names:
+                return True
             tie = self.tie(key) if key not in (ALL, MANUAL) else None
-            if root in names or (
-                tie is not None and any(related(name, t) for name in names for t in tie)
-            ):
-                if entries is None:
-                    entries = dict(state.entries)
-                entries[key] = UNKNOWN
-        return state if entries is None else with_entries(state, entries)
+            return tie is not None and any(related(name, t) for name in names for t in tie)
+
+        return _forget(state, old)
 
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
@@ -1917,11 +1905,27 @@ def _window_guard(statement: If) -> bool:
 _WORD = re.compile(r"[^\W\d]\w*")
 
 
+def _forget(state: State, forgotten: Callable[[str], bool]) -> State:
+    """``state`` with the optimizers whose keys ``forgotten`` picks made unknown."""
+    entries = None
+    for key, value in state.entries:
+        if value is UNKNOWN or not forgotten(key):
+            continue
+        if entries is None:
+            entries = dict(state.entries)
+        entries[key] = UNKNOWN
+    return state if entries is None else with_entries(state, entries)
+
+
+def _root(key: str) -> str:
+    """The name an optimizer key starts from (``opts`` of ``opts[i].x``)."""
+    return re.split(r"[.\[]", key, maxsplit=1)[0]
+
+
 def _names_element(key: str, targets: frozenset[str]) -> bool:
     """Whether optimizer ``key`` is a loop variable in ``targets``, an attribute of one,
     or indexed by one (``opts[i]``)."""
-    root = re.split(r"[.\[]", key, maxsplit=1)[0]
-    if root in targets:
+    if _root(key) in targets:
         return True
     return "[" in key and any(
         word in targets
