@@ -141,9 +141,11 @@ NOT_GRAD_WRITING_CALLS = frozenset(
     {"grad", "no_grad", "enable_grad", "set_grad_enabled", "requires_grad_", "inference_mode"}
 )
 GRAD_HOLDER_NAME = re.compile(r"grad|param", re.I)
-ACCUMULATION_NAME = re.compile(
-    r"accum|sync|update|should_step|do_step|is_last|last_micro|micro|boundary", re.I
-)
+# names of a window's making; ``update`` also names warm-up switches and NaN guards
+# (``update = torch.isfinite(loss)``), so alone it says less (``names_a_window``)
+_WINDOW_WORDS = r"accum|sync|should_step|do_step|is_last|last_micro|micro|boundary"
+ACCUMULATION_NAME = re.compile(_WINDOW_WORDS + r"|update", re.I)
+_WINDOW_SOURCE = re.compile(_WINDOW_WORDS, re.I)
 
 
 @functools.lru_cache(maxsize=16384)
@@ -341,11 +343,6 @@ def _canonical_comparison(
     return test.with_changes(comparisons=[target.with_changes(operator=flipped)]), not negated
 
 
-# what a window flag is computed from (``update`` alone also names warm-up switches and
-# NaN guards: ``update = torch.isfinite(loss)``)
-_WINDOW_SOURCE = re.compile(
-    r"accum|sync|should_step|do_step|is_last|last_micro|micro|boundary", re.I
-)
 # calls that only test a value: a flag computed with them is no window of unknown making
 _TESTS = frozenset({"isfinite", "isnan", "isinf", "all", "any", "item", "bool", "len"})
 

@@ -164,9 +164,7 @@ def _is_data(target: cst.BaseExpression | None) -> bool:
 
 def _tensor_key(target: cst.BaseExpression) -> str | None:
     """The key of the tensor ``target`` writes into (``p`` of ``p.data``)."""
-    if type(target) is cst.Attribute and target.attr.value == "data":
-        target = target.value
-    return key_of(target)
+    return key_of(target.value if _is_data(target) else target)  # type: ignore[attr-defined]
 
 
 # holders of state dicts without parameter values, besides optimizers
@@ -468,10 +466,10 @@ class _Walker:
             key = key_of(expression)
             # ``w.data = w.data - lr * w.grad.data``, ``delta.data[idx] = ...[idx]``
             written = expression.value if type(expression) is cst.Subscript else expression
-            by_hand = _is_data(written) and _mentions_grad(*self._with_grad_aliases(node.value))
+            values = self._with_grad_aliases(node.value) if _is_data(written) else []
+            by_hand = _mentions_grad(*values)
             if key is None:
                 if by_hand:
-                    values = self._with_grad_aliases(node.value)
                     out.append(self._manual_step(node, _updated(written, values)))
                 continue
             if key == "self.automatic_optimization" and self.cls is not None:
@@ -488,7 +486,6 @@ class _Walker:
                     )
                 )
             if by_hand:
-                values = self._with_grad_aliases(node.value)
                 out.append(self._manual_step(node, _updated(written, values)))
             elif _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
                 rebuilt = REBUILT_OPTIMIZER if self.loop_depth else None
@@ -518,12 +515,11 @@ class _Walker:
             else:
                 out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
             return
-        if (
-            operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value))
-        ) and _mentions_grad(*self._with_grad_aliases(node.value)):
+        if operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value)):
             values = self._with_grad_aliases(node.value)
-            out.append(self._manual_step(node, _updated(node.target, values)))
-            return
+            if _mentions_grad(*values):
+                out.append(self._manual_step(node, _updated(node.target, values)))
+                return
         key = key_of(node.target)
         if key is not None:
             self.function.augmented.setdefault(key, []).append(node.value)
@@ -850,7 +846,8 @@ class _Walker:
             # own: others of the same name elsewhere in the file are other classes
             scope.local_classes[name] = f"{scope.qualname}.<locals>.{name}"
         key = local_class(name, scope) or name
-        if key == name and name in self.model.classes:
+        redefined = key == name and name in self.model.classes
+        if redefined:
             # defined again at module level (a notebook rebuilds it cell by cell): another
             # class, whose methods' ``self.m()`` are its own; the name still means the first
             key = f"{name}@{sum(1 for k in self.model.classes if k.split('@')[0] == name) + 1}"
@@ -861,7 +858,7 @@ class _Walker:
             ),
         )
         self.model.classes.setdefault(info.name, info)
-        if key != name and key.startswith(name + "@"):
+        if redefined:  # after the bases: ``class Learner(Learner)`` extends the previous one
             self.latest_classes[name] = key  # what a later ``class C(name)`` derives from
         saved = (self.cls, self._in_class_body, self.block_key, self.statement)
         self.cls, self._in_class_body = info, True

@@ -1224,13 +1224,10 @@ class FlowEngine:
         (``<manual>``) step the modules whose ``parameters()`` they walk, when all are
         known (an optimizer used only for its ``zero_grad()``)."""
         if key == MANUAL:
-            owners = self.model.manual_owners
-            if not owners or None in owners:
+            owners = self._manual_modules()
+            if owners is None:
                 return False
-            groups: tuple[frozenset[str], ...] = tuple(
-                frozenset({owner})
-                for owner in sorted(owners)  # type: ignore[type-var]
-            )
+            groups: tuple[frozenset[str], ...] = tuple(frozenset({o}) for o in owners)
         else:
             tie = self.tie(key)
             if tie is None:
@@ -1251,12 +1248,17 @@ class FlowEngine:
         those updates walk known modules' ``parameters()`` and one of the cleared
         optimizers steps parameters the file does not know (PFLlib's client, whose base
         class of another module builds ``self.optimizer``): not known to miss them."""
-        owners = self.model.manual_owners
-        return (
-            bool(owners)
-            and None not in owners
-            and any(key != ALL and self.tie(key) is None for key in run)
+        return self._manual_modules() is not None and any(
+            key != ALL and self.tie(key) is None for key in run
         )
+
+    def _manual_modules(self) -> list[str] | None:
+        """The modules the file's hand-written updates walk, sorted; None when there is
+        none or one walks parameters of unknown origin."""
+        owners = self.model.manual_owners
+        if not owners or None in owners:
+            return None
+        return sorted(owner for owner in owners if owner is not None)
 
     def _note_partial(self, clear: Event, key: str, modules: tuple[str, ...]) -> None:
         groups = self.groups.get(key, self.model.tie_groups.get(key)) or ()

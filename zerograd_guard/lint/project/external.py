@@ -23,12 +23,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from zerograd_guard.lint.errors import AnalysisError
-from zerograd_guard.lint.legacy_syntax import mask_legacy_syntax
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel
 from zerograd_guard.lint.options import AnalysisOptions
 from zerograd_guard.lint.project.graph import MAX_DEPTH, Project, Target
 from zerograd_guard.lint.project.index import ModuleEntry
-from zerograd_guard.lint.sourcefile import SourceError, decode_python, read_bytes
+from zerograd_guard.lint.project.sources import module_text
+from zerograd_guard.lint.sourcefile import SourceError, read_bytes
 
 if TYPE_CHECKING:
     from zerograd_guard.lint.extract.positions import Positions
@@ -89,7 +89,7 @@ class Loader:
 
         definition = entry.definitions[name]
         try:
-            text = mask_legacy_syntax(decode_python(read_bytes(Path(entry.path))).text)
+            text = module_text(Path(entry.path), read_bytes(Path(entry.path)))
         except (OSError, SourceError):
             return None  # unknown, as if it were not linted
         source = "\n" * (definition.line - 1) + text[definition.start : definition.end]
