@@ -458,7 +458,7 @@ class ReachTracer:
         named here, so the answer is then incomplete, as it is for a generator, a
         ``*args`` call, or a parameter left to its default. Followed one call deep."""
         returned = return_values(helper.node)
-        arguments = _bound_arguments(helper.node, call)
+        arguments = bound_arguments(helper.node, call)
         if not returned or arguments is None:
             return False
         tracer = ReachTracer(self.model, bound=helper)
@@ -608,7 +608,7 @@ def return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
     return found
 
 
-def _bound_arguments(
+def bound_arguments(
     node: cst.CSTNode, call: cst.Call
 ) -> dict[str, cst.BaseExpression | None] | None:
     """Each parameter of the function ``node`` defines -> the argument ``call`` passes

@@ -40,6 +40,7 @@ from zerograd_guard.lint.extract.names import (
 from zerograd_guard.lint.extract.parameter_sets import (
     TENSOR_METHODS,
     ReachTracer,
+    bound_arguments,
     optimizer_modules,
     return_values,
 )
@@ -656,6 +657,27 @@ class Resolver:
         if not classes:
             return None
         return Holds(INSTANCE, key, class_name=self._pick((callee.qualname, RETURNED), classes))
+
+    def _passed_through(
+        self, call: _Callee, key: str, function: FunctionModel, depth: int
+    ) -> Holds | None:
+        """A call of a function of this file whose every return returns one parameter
+        it never rebinds (``optimizer = exp_lr_scheduler(optimizer, epoch)`` sets the
+        learning rate and hands the optimizer back): what the argument passed for it
+        holds, whatever the function's name says. None otherwise."""
+        callee = self.function_named(call.name, function)
+        if callee is None or depth > 6:
+            return None
+        returned = {key_of(value) for value in return_values(getattr(callee.node, "body", None))}
+        if len(returned) != 1:
+            return None
+        (param,) = returned
+        if param not in callee.params or _binds_again(callee, param):
+            return None
+        argument = (bound_arguments(callee.node, call.node) or {}).get(param)
+        if argument is None:
+            return None
+        return self.classify(argument, key, function, depth + 1)
 
     def _is_class_of_another_module(self, call: _Callee) -> bool:
         return self.model.external is not None and self.model.class_info(call.dotted) is not None
@@ -1420,6 +1442,7 @@ class _Callee:
 # means adding a row.
 _CALL_KINDS = (
     (Resolver._is_engine, Resolver._engine),
+    (Resolver._is_plain_call, Resolver._passed_through),
     (Resolver._is_scheduler, Resolver._other),
     (Resolver._is_optimizer_class, Resolver._built_optimizer),
     (Resolver._is_lightning_optimizers, Resolver._untied_optimizer),
@@ -1515,6 +1538,16 @@ def _binds(scope: FunctionModel, name: str) -> bool:
         or name in scope.tuple_assignments
         or name in scope.params
         or name in scope.loop_targets
+    )
+
+
+def _binds_again(function: FunctionModel, param: str) -> bool:
+    """Whether ``function`` binds its parameter ``param`` to something else."""
+    return (
+        param in function.assignments
+        or param in function.tuple_assignments
+        or param in function.augmented
+        or param in function.loop_targets
     )
 
 
