@@ -899,18 +899,22 @@ class Resolver:
             return self._call(event, function)
         return [event]
 
-    def _closure(self, step: Event, name: str, function: FunctionModel) -> None:
+    def _closure(
+        self, step: Event, name: str, function: FunctionModel, defined: FunctionModel | None
+    ) -> None:
         """The function ``step(name)`` runs as its closure: the nearest scope that binds
-        ``name`` decides. A function defined there is the closure; a variable there is one
-        only as ``name = functools.partial(f, a, b=c)`` (``f`` a function of this file,
-        those arguments bound), assigned that once and nothing else; anything else
-        leaves the closure unknown."""
+        ``name`` decides. A function defined there is the closure (in the step's own
+        function, ``defined``: the definition made so far, when the name is defined again
+        later); a variable there is one only as ``name = functools.partial(f, a, b=c)``
+        (``f`` a function of this file, those arguments bound), assigned that once and
+        nothing else; anything else leaves the closure unknown."""
         scope: FunctionModel | None = function
         while scope is not None:
             assigned = _binds(scope, name)
             if name in scope.nested:
                 if not assigned:
-                    step.closure_model = scope.nested[name]
+                    own = defined if scope is function else None
+                    step.closure_model = own or scope.nested[name]
                 return
             if assigned:
                 self._partial_closure(step, name, scope)
@@ -1172,7 +1176,7 @@ class Resolver:
                 self._optimizer(receiver, function)
                 step = self._as(event, EventKind.STEP, (held.canonical,))
                 if event.closure is not None:
-                    self._closure(step, event.closure, function)
+                    self._closure(step, event.closure, function, event.defined)
                 return [step]
             if held.kind == ENGINE:
                 step = self._as(event, EventKind.STEP, (ALL,))

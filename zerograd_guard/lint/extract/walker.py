@@ -1097,6 +1097,7 @@ class _Walker:
                 kwargs=kwargs,
                 keywords=keywords,
                 closure=closure,
+                defined=self.function.nested.get(closure) if closure is not None else None,
             )
         )
 

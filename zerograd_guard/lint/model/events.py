@@ -69,8 +69,8 @@ class Event:
     managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
     callee: FunctionModel | None = field(default=None, repr=False)
-    # a call of a plain name: the function of that name its own body had defined so far
-    # (a later definition of the name does not run here)
+    # a call of a plain name (or the closure a method call is handed): the function of
+    # that name its own body had defined so far (a later definition does not run here)
     defined: FunctionModel | None = field(default=None, repr=False)
     callee_name: str | None = None
     closure: str | None = None  # name passed as ``step(closure)``
