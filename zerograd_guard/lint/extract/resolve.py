@@ -252,6 +252,8 @@ class Resolver:
         held = found if found is not None and found.kind is not None else self._by_name(key)
         if held.kind is None and self._used_as_optimizer(key, function):
             held = Holds(OPTIMIZER, key)
+        elif held.kind is None and self._used_as_scaler(key, function):
+            held = Holds(SCALER, key)
         if held.kind == OPTIMIZER and held.tie is None:
             held = Holds(OPTIMIZER, held.canonical, self._tied_by_callers(key, function))
         if depth == 0:
@@ -328,10 +330,7 @@ class Resolver:
         without an annotation: any other binding says what the name holds."""
         if key not in function.params or key in function.param_annotations:
             return False
-        uses = self._receiver_uses.get(id(function))
-        if uses is None:
-            uses = self._receiver_uses[id(function)] = _receiver_uses(function)
-        used = uses.get(key, frozenset())
+        used = self._uses(function).get(key, frozenset())
         if not {"zero_grad", "step"} <= used or used & {"backward", "()", "step(...)"}:
             return False
         # a module with a ``step()`` of its own (``vae.step()`` annealing a KL weight) also
@@ -339,6 +338,21 @@ class Resolver:
         text = self.model.module.code_for_node(function.node)
         read = re.findall(rf"(?<![\w.]){re.escape(key)}\s*\.\s*(\w+)", text)
         return set(read) <= OPTIMIZER_ATTRIBUTES
+
+    def _used_as_scaler(self, key: str, function: FunctionModel) -> bool:
+        """Whether parameter ``key`` of ``function`` holds a gradient scaler by how the
+        function uses it, whatever its name (NVAE's ``grad_scalar``): it backpropagates
+        ``key.scale(loss)`` and calls ``key.step(...)`` with an argument, GradScaler's
+        own calls. Parameters only, without an annotation."""
+        if key not in function.params or key in function.param_annotations:
+            return False
+        return {"scale(...).backward", "step(...)"} <= self._uses(function).get(key, frozenset())
+
+    def _uses(self, function: FunctionModel) -> dict[str, frozenset[str]]:
+        uses = self._receiver_uses.get(id(function))
+        if uses is None:
+            uses = self._receiver_uses[id(function)] = _receiver_uses(function)
+        return uses
 
     def _by_name(self, key: str) -> Holds:
         if looks_like_optimizer(key):
@@ -1507,8 +1521,9 @@ def _sync_after_accumulate(statements: list[Statement]) -> None:
 
 def _receiver_uses(function: FunctionModel) -> dict[str, frozenset[str]]:
     """For each name ``function`` calls methods on: those methods (resolved events keep
-    their receiver and method), ``"backward"`` when it runs ``name.backward(...)`` and
-    ``"()"`` when it calls ``name(...)`` itself."""
+    their receiver and method), ``"backward"`` when it runs ``name.backward(...)``,
+    ``"scale(...).backward"`` when it runs ``name.scale(loss).backward()`` and ``"()"``
+    when it calls ``name(...)`` itself."""
     found: dict[str, set[str]] = {}
     for event in events_of(function.body):
         if event.receiver is not None and event.method is not None:
@@ -1524,7 +1539,21 @@ def _receiver_uses(function: FunctionModel) -> dict[str, frozenset[str]]:
                 owner = key_of(func.value)
                 if owner is not None:
                     found.setdefault(owner, set()).add("backward")
+            elif isinstance(func, cst.Attribute) and (scaler := _scaled_by(func.value)):
+                found.setdefault(scaler, set()).add("scale(...).backward")
     return {name: frozenset(methods) for name, methods in found.items()}
+
+
+def _scaled_by(value: cst.BaseExpression) -> str | None:
+    """``scaler`` for ``scaler.scale(loss)``, else None."""
+    if (
+        type(value) is cst.Call
+        and type(value.func) is cst.Attribute
+        and value.func.attr.value == "scale"
+        and value.args
+    ):
+        return key_of(value.func.value)
+    return None
 
 
 def _synced(event: Event) -> Statement:
