@@ -443,3 +443,55 @@ def test_the_step_is_placed_at_the_call_that_applied_the_gradients(findings):
     found = findings(files={"fp16_util.py": MIXED_PRECISION, "train_util.py": OVERRIDDEN_RUN_STEP})
     assert codes(found) == [("train_util.py", 27, "ZG101")]
     assert "in `MixedPrecisionTrainer.optimize`, called at line 24)" in found[0][3]
+
+
+# kzl/decision-transformer: the base trainer's loop (another module) calls
+# ``self.train_step()``, which each subclass overrides in its own module
+LOOPING_BASE = """\
+    import torch
+
+
+    class Trainer:
+        def __init__(self, model, optimizer):
+            self.model = model
+            self.optimizer = optimizer
+
+        def train_iteration(self, num_steps):
+            for _ in range(num_steps):
+                self.train_step()
+
+        def train_step(self):
+            self.optimizer.zero_grad()
+            self.model(torch.randn(8, 4)).pow(2).mean().backward()
+            self.optimizer.step()
+    """
+OVERRIDING_SUBCLASS = """\
+    import torch
+    from trainer import Trainer
+
+
+    class ActTrainer(Trainer):
+        def train_step(self):
+            loss = self.model(torch.randn(8, 4)).abs().mean()
+            loss.backward()
+            self.optimizer.step()
+
+
+    def main(model):
+        optimizer = torch.optim.AdamW(model.parameters())
+        trainer = ActTrainer(model=model, optimizer=optimizer)
+        trainer.train_iteration(num_steps=100)
+    """
+
+
+def test_an_inherited_loop_of_another_module_runs_the_subclass_override(findings):
+    found = findings(files={"trainer.py": LOOPING_BASE, "act_trainer.py": OVERRIDING_SUBCLASS})
+    assert codes(found) == [("act_trainer.py", 8, "ZG101")]
+
+
+def test_an_override_that_clears_under_an_inherited_loop_of_another_module(findings):
+    cleared = OVERRIDING_SUBCLASS.replace(
+        "            loss.backward()",
+        "            self.optimizer.zero_grad()\n            loss.backward()",
+    )
+    assert findings(files={"trainer.py": LOOPING_BASE, "act_trainer.py": cleared}) == []

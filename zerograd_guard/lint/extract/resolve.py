@@ -1172,6 +1172,8 @@ class Resolver:
             )
             if callee is not None or overridden:  # a subclass in this file may define it
                 event.kind, event.callee = EventKind.CALL, callee
+                if held.kind == INSTANCE:
+                    event.instance_class = class_name
                 return [event]
         callee = (
             self._external(f"{receiver}.{method}")

@@ -1148,7 +1148,8 @@ class _Walker:
     def _holds_imported_instance(self, receiver_key: str) -> bool:
         """Whether ``receiver`` was assigned an instance of an imported class that may be
         the project's (``agent = Agent(net)``, ``self.agent = Agent(net)`` with ``Agent``
-        imported from neither the standard library nor a framework): ``agent.update(b)``
+        imported from neither the standard library nor a framework), or of a class of
+        this file deriving from one: ``agent.update(b)``
         may run that class's backward and step, which project mode follows (per-file
         mode resolves it to nothing, so it does not keep the call)."""
         if receiver_key.startswith("self.") and self.cls is not None:
@@ -1157,14 +1158,24 @@ class _Walker:
             values = self._assigned_where_read(receiver_key)
         for value in values:
             made = key_of(value.func) if type(value) is cst.Call else None
-            if (
-                made is not None
-                and made.rpartition(".")[2][:1].isupper()
-                and self._names_project_module(made)
-                and (self.external is None or self.external.class_info(made) is not None)
+            if made is not None and (
+                self._imported_class(made) or self._inherits_imported_class(made)
             ):
                 return True
         return False
+
+    def _imported_class(self, name: str) -> bool:
+        return (
+            name.rpartition(".")[2][:1].isupper()
+            and self._names_project_module(name)
+            and (self.external is None or self.external.class_info(name) is not None)
+        )
+
+    def _inherits_imported_class(self, name: str) -> bool:
+        """Whether ``name`` is a class of this file deriving from such an imported class
+        (``class ActTrainer(Trainer)``): its instances have the base's methods too."""
+        info = self.model.classes.get(name)
+        return info is not None and any(self._imported_class(base) for base in info.bases)
 
     def _assigned_where_read(self, key: str) -> Sequence[cst.BaseExpression]:
         """What ``key`` is assigned in this function, or, when the function does not

@@ -995,10 +995,15 @@ class FlowEngine:
         ):
             observations.leaks.setdefault((value.backward, key), set()).add(value.step)
             if self.via:
+                # another module's code, run under the call ``site`` of this file, is
+                # reported there; this file's own code (an override an inherited loop
+                # runs) where it is
                 site = self.via[-1]
-                if value.backward.function is event.function is value.step.function:
+                if value.backward.function is event.function is value.step.function and (
+                    _foreign(event)
+                ):
                     observations.leak_sites.setdefault((value.backward, key), site)
-                if event is value.step:
+                if event is value.step and _foreign(event):
                     observations.applied_sites.setdefault((value.backward, key, event), site)
         elif kind is Discarded:
             observations.discards.setdefault((event, key), set()).update(value.clears)
@@ -1474,7 +1479,7 @@ class FlowEngine:
                 params = params[1:]
             if event.receiver not in ("self", "cls") and event.receiver is not None:
                 prefix = frame.map(event.receiver)
-                self_class = callee.class_name
+                self_class = event.instance_class or callee.class_name
         elif callee.class_name is not None:
             prefix, self_class = None, callee.class_name
         env: dict[str, str] = {}
@@ -1793,6 +1798,11 @@ def _locals(function: FunctionModel) -> frozenset[str]:
         pending.extend(current.nested.values())
     # ``log["loss"] = ...`` and ``args.lr = ...`` are keyed too: they bind no name
     return frozenset(name for name in names if name.isidentifier())
+
+
+def _foreign(event: Event) -> bool:
+    """Whether ``event`` is in another module's code (project mode)."""
+    return event.function is not None and event.function.origin is not None
 
 
 def _own(event: Event) -> tuple[object, frozenset[str]]:

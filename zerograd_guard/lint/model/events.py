@@ -69,6 +69,9 @@ class Event:
     managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
     callee: FunctionModel | None = field(default=None, repr=False)
+    # CALL of a method on an instance of a known class: that class (the method may be
+    # inherited; ``self.m()`` inside it runs that class's overrides)
+    instance_class: str | None = None
     # a call of a plain name (or the closure a method call is handed): the function of
     # that name its own body had defined so far (a later definition does not run here)
     defined: FunctionModel | None = field(default=None, repr=False)
