@@ -1447,6 +1447,8 @@ def _only_clears_or_updates(body: list[Statement]) -> bool:
 
 
 def _iterates_optimizers(iterable: cst.BaseExpression) -> bool:
+    """``[opt_g, opt_d]``, ``optimizers``, ``optimizers.values()`` or ``.items()`` (whose
+    second target is each optimizer)."""
     if type(iterable) in (cst.List, cst.Tuple):
         return all(
             (key := key_of(element.value)) is not None and looks_like_optimizer(key)
@@ -1454,7 +1456,7 @@ def _iterates_optimizers(iterable: cst.BaseExpression) -> bool:
         )
     if type(iterable) is cst.Call:
         iterable = iterable.func
-        if type(iterable) is cst.Attribute and iterable.attr.value == "values":
+        if type(iterable) is cst.Attribute and iterable.attr.value in ("values", "items"):
             iterable = iterable.value
     key = key_of(iterable)
     return key is not None and looks_like_optimizer(key)
