@@ -723,10 +723,24 @@ class Resolver:
                 if source is not None:
                     held = self.holds(source, function, depth + 1)
                     return Holds(held.kind, key, held.tie, held.class_name)
-        callee = self.function_named(name, function) if type(value.func) is cst.Name else None
+        callee = self._tuple_maker(value, function)
         if callee is not None:
             return self._returned(value, callee, index, key, function, depth)
         return Holds(None, key)
+
+    def _tuple_maker(self, call: cst.Call, function: FunctionModel) -> FunctionModel | None:
+        """The function of this file ``call`` runs: a plain name's, or a method of the
+        class of ``self`` (``Gopt, Dopt = self.build_optimizers()``)."""
+        func = call.func
+        if type(func) is cst.Name:
+            return self.function_named(func.value, function)
+        if (
+            type(func) is cst.Attribute
+            and type(func.value) is cst.Name
+            and func.value.value == "self"
+        ):
+            return self.method(self._class_name(function), func.attr.value)
+        return None
 
     def _returned(
         self,
@@ -740,7 +754,8 @@ class Resolver:
         """Element ``index`` of the tuple a function of this file returns
         (``model, opt = setup(args)``), what it holds seen from the caller: its tie's
         modules renamed to the caller's names for the elements they are returned as.
-        A module-level model both functions read keeps its name. Unknown when the
+        A model both functions read keeps its name (a module-level one, or ``self``'s for
+        a method of the same instance). Unknown when the
         function's returns of that length name different things, or when the optimizer
         steps a module the caller cannot name."""
         targets = {
@@ -762,10 +777,15 @@ class Resolver:
             return Holds(None, key)
         returned = [key_of(value) for value in elements]
         renamed = {name: targets[position] for position, name in enumerate(returned) if name}
+        on_self = type(call.func) is cst.Attribute
         for group in held.tie or ():
             for module in group:
-                if module not in renamed and self._same_global(module, callee, function):
-                    renamed[module] = module  # a module-level model both functions read
+                if module in renamed:
+                    continue
+                if self._same_global(module, callee, function) or (
+                    on_self and module.startswith("self.")
+                ):
+                    renamed[module] = module  # a model both read (module level, or ``self``'s)
         tie = None
         if held.tie is not None:
             groups = [frozenset(renamed[m] for m in group if m in renamed) for group in held.tie]
