@@ -1222,13 +1222,24 @@ class Resolver:
                 target = self._optimizer(event.args[0], function) or event.args[0]
                 return [self._as(event, EventKind.STEP, (target,))]
             return []
-        if method == "optimizer_step" and event.args and event.args[0] is not None:
+        if (
+            method == "optimizer_step"
+            and event.args
+            and event.args[0] is not None
+            and self._is_xla(receiver)
+        ):  # ``xm.optimizer_step(optimizer)``: a strategy's method of that name is unknown
             target = self._optimizer(event.args[0], function)
             return [self._as(event, EventKind.STEP, (target,))] if target else []
         module_function = held.kind is None and not self._shadowed(receiver, function)
         return self._opaque(
             event, method, function, f"{receiver}.{method}" if module_function else None
         )
+
+    def _is_xla(self, receiver: str | None) -> bool:
+        """Whether ``receiver`` names torch_xla's ``xla_model`` module (``xm``)."""
+        if receiver is None:
+            return False
+        return self.model.imports.get(receiver.split(".", 1)[0], "").startswith("torch_xla")
 
     def _user_backward(self, event: Event, function: FunctionModel) -> FunctionModel | None:
         """The file's own ``backward`` method that ``x.backward(...)`` calls, when ``x``
