@@ -478,7 +478,8 @@ class _Walker:
                 )
             rebound = key in self.function.assignments and _builds_anew(node.value, key)
             self.record_assignment(key, node.value)
-            out.append(self.event(EventKind.KILL, node, names=frozenset({key})))
+            constant = _bool_constant(node.value) if key.isidentifier() else None
+            out.append(self.event(EventKind.KILL, node, names=frozenset({key}), constant=constant))
             if rebound:
                 out.append(
                     self.event(
@@ -1421,6 +1422,13 @@ def _clears_among_calls(body: list[Statement]) -> bool:
         _clears_only(s) or (isinstance(s, Event) and s.kind in (EventKind.CALL, EventKind.METHOD))
         for s in body
     )
+
+
+def _bool_constant(value: cst.BaseExpression) -> bool | None:
+    """``True`` / ``False`` for those constants, else None."""
+    if type(value) is cst.Name and value.value in ("True", "False"):
+        return value.value == "True"
+    return None
 
 
 def _only_clears_or_updates(body: list[Statement]) -> bool:

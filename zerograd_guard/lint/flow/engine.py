@@ -290,6 +290,8 @@ class FlowEngine:
         # per callee: the names it (or what it may call) uses, None when it may observe
         # optimizers it does not name (``_named_by``)
         self._named: dict[int, frozenset[str] | None] = {}
+        # per function: the conditions on names it binds to True / False (``_set_flags``)
+        self._flags: dict[int, frozenset[Atom]] = {}
 
     # -- entry points -------------------------------------------------------------------
 
@@ -398,6 +400,7 @@ class FlowEngine:
             atom.accumulation
             or frame.function.condition_counts.get(atom.key, 0) > 1
             or (gating_flag and self._in_a_loop_of(frame))
+            or atom in self._set_flags(frame.function)
         )
         if tracked and (gating_flag or (atom.accumulation and self._gates_gradients(statement))):
             self._gating_flags.add(atom)  # kept by widening (``_widen``)
@@ -682,6 +685,8 @@ class FlowEngine:
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
+            if event.constant is not None and (set_flag := self._set_flag(event, frame)):
+                return {self._assume(state, event, frame, set_flag) for state in states}
             if not any(state.assumptions for state in states):
                 # nothing to forget; a copy, not a rebuilt set: no state is hashed again
                 return set(states)
@@ -1308,6 +1313,36 @@ class FlowEngine:
             kept = forgotten[assumptions] = _without_killed(assumptions, event, frame.tag)
         return state if kept is assumptions else State(state.default, state.entries, kept)
 
+    def _set_flags(self, function: FunctionModel) -> frozenset[Atom]:
+        """The conditions of ``function`` that test a plain name it binds to ``True`` or
+        ``False`` (``complete = True`` next to a step, then ``if complete: break``): the
+        binding decides the branch."""
+        found = self._flags.get(id(function))
+        if found is None:
+            names = {
+                name
+                for event in events_of(function.body)
+                if event.kind == EventKind.KILL and event.constant is not None
+                for name in event.names
+            }
+            found = frozenset(
+                atom
+                for atom in _condition_atoms(function.body)
+                if names and type(atom.key) is str and atom.key in names
+            )
+            self._flags[id(function)] = found
+        return found
+
+    def _set_flag(self, event: Event, frame: _Frame) -> Atom | None:
+        (name,) = event.names
+        return next((atom for atom in self._set_flags(frame.function) if atom.key == name), None)
+
+    def _assume(self, state: State, event: Event, frame: _Frame, flag: Atom) -> State:
+        """``state`` after ``name = True`` / ``False``: what it assumed of ``name`` is
+        forgotten, and the flag's condition now has that value."""
+        kept = _without_killed(state.assumptions, event, frame.tag)
+        return State(state.default, state.entries, kept | {(frame.tag, flag, event.constant)})
+
     # -- calls --------------------------------------------------------------------------
 
     def call(
@@ -1680,6 +1715,17 @@ def _without_windows(state: State) -> State:
     if len(kept) == len(state.assumptions):
         return state
     return State(state.default, state.entries, kept)
+
+
+def _condition_atoms(statements: list[Statement]) -> Iterator[Atom]:
+    """The atoms of the ``if`` statements in ``statements``, nested ones included."""
+    pending = list(statements)
+    while pending:
+        statement = pending.pop()
+        if type(statement) is If and statement.atom is not None:
+            yield statement.atom
+        for block in child_blocks(statement):
+            pending.extend(block)
 
 
 def _without_killed(assumptions: frozenset[Any], event: Event, tag: object) -> frozenset[Any]:

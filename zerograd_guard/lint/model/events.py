@@ -92,6 +92,7 @@ class Event:
     reach: Reach | None = field(default=None, repr=False)  # BACKWARD: what the loss reaches
     names: frozenset[str] = frozenset()  # KILL: names assigned
     increment: bool = False  # KILL: ``name += 1``
+    constant: bool | None = None  # KILL: ``name = True`` / ``name = False``
 
 
 @dataclass(frozen=True)
