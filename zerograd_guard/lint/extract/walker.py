@@ -945,7 +945,9 @@ class _Walker:
     def _is_backward_call(self, name: str, receiver: cst.BaseExpression | None) -> bool:
         """``loss.backward()``, ``accelerator.backward(loss)``, a configured backward."""
         return (
-            name in ("backward", "manual_backward") and not _distributed_autograd(receiver)
+            name in ("backward", "manual_backward")
+            and not _distributed_autograd(receiver)
+            and not _new_leaf(receiver)
         ) or name in self.options.extra_backward_calls
 
     def _backward_call(
@@ -1422,6 +1424,13 @@ def _clears_among_calls(body: list[Statement]) -> bool:
         _clears_only(s) or (isinstance(s, Event) and s.kind in (EventKind.CALL, EventKind.METHOD))
         for s in body
     )
+
+
+def _new_leaf(receiver: cst.BaseExpression | None) -> bool:
+    """``torch.empty(1, requires_grad=True).backward()``: the backward of a tensor just
+    made, which no model and no optimizer holds (modded-nanogpt runs one at import "to
+    prevent a bug on some systems"): it writes no parameter's gradient."""
+    return receiver is not None and bool(tensor_factory(receiver))
 
 
 def _bool_constant(value: cst.BaseExpression) -> bool | None:

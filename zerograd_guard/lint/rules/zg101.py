@@ -8,7 +8,7 @@ from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding, Fix
 from zerograd_guard.lint.fixes import insert_clear_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
-from zerograd_guard.lint.model.events import Event
+from zerograd_guard.lint.model.events import ALL, Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
 from zerograd_guard.lint.testing import Invalid
 
@@ -271,7 +271,8 @@ def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
         message = (
             f"gradients are not cleared between optimizer steps: nothing clears what this "
             f"backward() writes before the loop's first step at line {step_line}, so "
-            f"{label} applies it together with the first batch's gradients"
+            f"{label} {'apply' if key == ALL else 'applies'} it together with the first "
+            f"batch's gradients"
         )
         hint = f"Clear the gradients before the loop: call `{_clear_call(key)}`"
         yield model.finding(GradientsNotCleared.code, message, backward.node, hint=hint)
