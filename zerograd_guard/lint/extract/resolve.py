@@ -47,6 +47,7 @@ from zerograd_guard.lint.extract.parameter_sets import (
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import (
     ALL,
+    MANUAL,
     SYNC,
     Event,
     EventKind,
@@ -1290,6 +1291,9 @@ class Resolver:
             return self._as(event, EventKind.CLEAR, (ALL,))
         if held.kind == OPTIMIZER:
             self._optimizer(receiver, function)
+            if self.model.hands_over and ("set_to_none", "False") in event.kwargs:
+                # zeroes the gradient tensors in place, those handed over to it included
+                return self._as(event, EventKind.CLEAR, (held.canonical, MANUAL))
             return self._as(event, EventKind.CLEAR, (held.canonical,))
         if held.kind == ENGINE:
             return self._as(event, EventKind.CLEAR, (ALL,))

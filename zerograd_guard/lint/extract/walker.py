@@ -21,6 +21,7 @@ from zerograd_guard.lint.extract.names import (
     CONFIGURED_STEP,
     GRAD_SCALE,
     GRAD_WRITING_CALL,
+    HANDED_OVER,
     INPUT_GRAD,
     LEAVES,
     NEW_LEAF,
@@ -171,17 +172,27 @@ def _tensor_key(target: cst.BaseExpression) -> str | None:
 _NOT_PARAMETERS = re.compile(r"sched|scaler|(?:^|_)ema(?:$|_)|meter|logger|sampler|loader", re.I)
 
 
-def _restores_parameters(name: str, receiver: cst.BaseExpression | None) -> bool:
+def _restores_parameters(call: cst.Call, name: str, receiver: cst.BaseExpression | None) -> bool:
     """``net.set_params(old)`` / ``model.load_state_dict(saved)`` on something not named
     like an optimizer, a scheduler or a scaler (whose state dicts hold no parameter
-    values), or ``vector_to_parameters(old, model.parameters())``."""
+    values), or ``vector_to_parameters(old, model.parameters())``. Copying another
+    model's current values (``local.load_state_dict(shared.state_dict())``: an A3C
+    worker's or a target network's sync) restores nothing saved."""
     if receiver is None:
         return name in RESTORING_FUNCTIONS
     receiver_key = key_of(receiver)
     if name not in RESTORING_METHODS or receiver_key is None:
         return False
     last = receiver_key.rsplit(".", 1)[-1]
-    return not (looks_like_optimizer(last) or _NOT_PARAMETERS.search(last))
+    if looks_like_optimizer(last) or _NOT_PARAMETERS.search(last):
+        return False
+    source = call.args[0].value if len(call.args) == 1 else None
+    return not (
+        type(source) is cst.Call
+        and type(source.func) is cst.Attribute
+        and source.func.attr.value == "state_dict"
+        and key_of(source.func.value) not in (None, receiver_key)
+    )
 
 
 def _is_zero_constant(node: cst.BaseExpression) -> bool:
@@ -430,6 +441,18 @@ class _Walker:
         self.reading = False
         for target in node.targets:
             expression = target.target
+            source = _handed_over(expression, node.value)
+            if source is not None:
+                self.model.hands_over = True
+                out.append(
+                    self.event(
+                        EventKind.STEP,
+                        node,
+                        optimizers=(f"{source}.grad",),
+                        callee_name=HANDED_OVER,
+                    )
+                )
+                continue
             if type(expression) is cst.Attribute and expression.attr.value == "grad":
                 value = node.value
                 is_clear = (type(value) is cst.Name and value.value == "None") or (
@@ -739,6 +762,8 @@ class _Walker:
             if isinstance(statement, Event)
         ):
             self.model.manual_owners.add(None)
+        elif iterates_parameters:
+            _name_handed_over(body, _target_owners(node.target, node.iter))
         self.function.has_loop = True
         out.append(loop)
 
@@ -1034,7 +1059,7 @@ class _Walker:
         """Any other call: a configured step, a function or a method that may step,
         clear or reach code that does (resolved later), or nothing."""
         options = self.options
-        if _restores_parameters(name, receiver):
+        if _restores_parameters(node, name, receiver):
             out.append(self.event(EventKind.HAVOC, node, callee_name=RESTORED_PARAMETERS))
             return
         configured_step = name in options.extra_step_calls
@@ -1426,6 +1451,20 @@ def _clears_among_calls(body: list[Statement]) -> bool:
     )
 
 
+def _handed_over(target: cst.BaseExpression, value: cst.BaseExpression) -> str | None:
+    """``local`` for ``shared.grad = local.grad`` or ``shared._grad = local.grad``: the
+    gradient tensors of ``local`` handed to ``shared`` as they are (not a copy)."""
+    if not (
+        type(target) is cst.Attribute
+        and target.attr.value in ("grad", "_grad")
+        and type(value) is cst.Attribute
+        and value.attr.value == "grad"
+    ):
+        return None
+    source = key_of(value.value)
+    return source if source is not None and source != key_of(target.value) else None
+
+
 def _new_leaf(receiver: cst.BaseExpression | None) -> bool:
     """``torch.empty(1, requires_grad=True).backward()``: the backward of a tensor just
     made, which no model and no optimizer holds (modded-nanogpt runs one at import "to
@@ -1509,8 +1548,11 @@ def _generalize(
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.kind == EventKind.STEP:
             read = statement.optimizers[0][:-5] if statement.optimizers else ""
-            manual_owners.add((target_owners or {}).get(read, owner))
+            updated = (target_owners or {}).get(read, owner)
+            manual_owners.add(updated)
             statement.optimizers = (MANUAL,)
+            if statement.callee_name == HANDED_OVER and updated is not None:
+                statement.modules = (updated,)
         elif (
             isinstance(statement, Event)
             and statement.kind == EventKind.CLEAR
@@ -1521,6 +1563,18 @@ def _generalize(
                 statement.optimizers, statement.modules = (), (owner,)
             else:
                 statement.optimizers, statement.modules = (ALL,), ()
+
+
+def _name_handed_over(body: list[Statement], target_owners: dict[str, str]) -> None:
+    """Gradients handed over per parameter in a loop that is not only that (pytorch-a3c's
+    ``if shared_param.grad is not None: return`` before ``shared_param._grad =
+    param.grad``): each hand-over is still named by the module whose parameters the
+    loop runs over, for the message."""
+    for statement in _walk_statements(body):
+        if isinstance(statement, Event) and statement.callee_name == HANDED_OVER:
+            owner = target_owners.get(statement.optimizers[0].removesuffix(".grad"))
+            if owner is not None:
+                statement.modules = (owner,)
 
 
 def _retarget(body: list[Statement], targets: frozenset[str]) -> None:

@@ -123,6 +123,8 @@ class ModuleModel:
     # modules whose parameters the hand-written updates (``<manual>``) walk
     # (``for p in model.parameters(): p -= lr * p.grad``); None: some update's are unknown
     manual_owners: set[str | None] = field(default_factory=set)
+    # some ``shared._grad = local.grad`` hands gradients over (``HANDED_OVER``)
+    hands_over: bool = False
     # optimizer -> where a loop builds it again over the same modules (no clear)
     rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
     external: ExternalLookup | None = None  # project mode: other modules' names

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from zerograd_guard.codes import CODES
+from zerograd_guard.lint.extract.names import HANDED_OVER
 from zerograd_guard.lint.findings import Finding, Fix
 from zerograd_guard.lint.fixes import insert_clear_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
@@ -246,6 +247,9 @@ for x, y in loader:
                 f"applies them again"
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
+            if step.callee_name == HANDED_OVER:
+                yield _handed_over(model, self.code, backward, step, step_place, subject, call)
+                continue
             if key in leaked_into:
                 hint = (
                     f"Call `{_clear_call(key)}` right before this backward(): another model's "
@@ -257,6 +261,32 @@ for x, y in loader:
                 hint = f"Call `{_clear_call(key)}` right after the step at {step_place}"
                 fix = _fix(model, backward, steps)
             yield model.finding(self.code, message, call or backward.node, fix, hint)
+
+
+def _handed_over(
+    model: AnalyzedModule,
+    code: str,
+    backward: Event,
+    step: Event,
+    step_place: str,
+    subject: str,
+    call: object,
+) -> Finding:
+    """The leak of gradients handed to another model's parameters (an A3C worker's
+    ``shared_param._grad = local_param.grad``): the other model's optimizer clears its own
+    gradients by setting them to None, which leaves the handed-over tensors as they are."""
+    owner = step.modules[0] if step.modules else step.optimizers[0].removesuffix(".grad")
+    message = (
+        f"gradients are not cleared between optimizer steps: {subject} adds onto the "
+        f"gradients of `{owner}` that {step_place} hands to another model's parameters, "
+        f"whose step already applied them; that optimizer's `zero_grad()` sets its own "
+        f"gradients to None and leaves these"
+    )
+    hint = (
+        f"Call `{owner}.zero_grad()` right before this backward() (since PyTorch 2.0 "
+        f"`zero_grad()` sets gradients to None instead of zeroing the handed-over tensors)"
+    )
+    return model.finding(code, message, call or backward.node, None, hint)
 
 
 def _early(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
