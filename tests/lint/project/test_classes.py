@@ -183,9 +183,10 @@ DEEPSPEED_LOOP = """\
 
 
 def test_deepspeed_wrapper_whose_step_clears_is_not_a_zg101(findings):
-    # per file: ``optimizer_step(optimizer)`` is taken as a plain step: a false ZG101
+    # per file the strategy's ``optimizer_step(optimizer)`` is unknown (only torch_xla's
+    # is a plain step; reading it as one was a false ZG101 here and in OpenRLHF)
     files = {"strategies.py": DEEPSPEED_STRATEGY, "train.py": DEEPSPEED_LOOP}
-    assert codes(findings("--no-project", files=files)) == [("train.py", 8, "ZG101")]
+    assert findings("--no-project", files=files) == []
     assert findings() == []
 
 
