@@ -76,3 +76,35 @@ def test_a_module_rebound_to_another_model_leaves_it_unknown(findings):
         "        discriminator = torch.nn.Linear(2, 1)\n        train(range(10)",
     )
     assert findings(files={"train.py": rebound}) == []
+
+
+# kekmodel/MPL-pytorch: the optimizers are built over weight-decay parameter groups of
+# one model each before being handed to the training function
+PARAM_GROUPS = """\
+        no_decay = ["bn"]
+        d_groups = [
+            {"params": [p for n, p in discriminator.named_parameters()
+                        if not any(nd in n for nd in no_decay)], "weight_decay": 5e-4},
+            {"params": [p for n, p in discriminator.named_parameters()
+                        if any(nd in n for nd in no_decay)], "weight_decay": 0.0},
+        ]
+        d_optim = optim.Adam(d_groups, lr=1e-3)
+"""
+
+
+def test_an_optimizer_of_parameter_groups_of_one_module_is_tied_to_it(findings):
+    grouped = TRAIN.replace("            discriminator.zero_grad()\n", "").replace(
+        "        d_optim = optim.Adam(discriminator.parameters(), lr=1e-3)\n", PARAM_GROUPS
+    )
+    assert codes(findings(files={"train.py": grouped})) == [("train.py", 15, "ZG101")]
+
+
+def test_parameter_groups_of_two_modules_leave_the_optimizer_unknown(findings):
+    mixed = PARAM_GROUPS.replace(
+        "for n, p in discriminator.named_parameters()\n                        if any",
+        "for n, p in generator.named_parameters()\n                        if any",
+    )
+    grouped = TRAIN.replace("            discriminator.zero_grad()\n", "").replace(
+        "        d_optim = optim.Adam(discriminator.parameters(), lr=1e-3)\n", mixed
+    )
+    assert findings(files={"train.py": grouped}) == []

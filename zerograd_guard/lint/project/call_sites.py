@@ -379,7 +379,8 @@ def _optimized_module(
     argument: ast.expr | None, scope: ast.AST, tree: ast.Module, uses: _Uses
 ) -> str | None:
     """The name of the module an optimizer argument was built over: a name bound (in
-    its scope, else at module level) only by ``Optimizer(module.parameters(), ...)``,
+    its scope, else at module level) only by ``Optimizer(module.parameters(), ...)``
+    (or parameter groups of that one module: ``_parameter_sources``),
     ``module`` a plain name bound at most once other than by wrapping itself
     (``module = DDP(module)``, ``module = module.to(device)``); None otherwise."""
     # imported here: the names module pulls in libcst, which only the analysis (the
@@ -398,13 +399,12 @@ def _optimized_module(
             isinstance(value, ast.Call)
             and (_written(value.func) or "").rpartition(".")[2] in OPTIMIZER_CLASSES
             and value.args
-            and isinstance(first := value.args[0], ast.Call)
-            and isinstance(first.func, ast.Attribute)
-            and first.func.attr == "parameters"
-            and isinstance(first.func.value, ast.Name)
         ):
             return None
-        found.add(first.func.value.id)
+        sources = _parameter_sources(value.args[0], holder, uses, 0)
+        if sources is None:
+            return None
+        found |= sources
     if len(found) != 1:
         return None
     module = found.pop()
@@ -417,6 +417,59 @@ def _optimized_module(
         if module not in {n.id for n in ast.walk(v) if isinstance(n, ast.Name)}
     ]
     return module if len(fresh) <= 1 else None
+
+
+_PARAMETER_CALLS = frozenset({"parameters", "named_parameters"})
+
+
+def _parameter_sources(
+    value: ast.expr, holder: ast.AST, uses: _Uses, depth: int
+) -> set[str] | None:
+    """The modules whose parameters ``value`` (an optimizer's first argument) lists:
+    ``m.parameters()``, ``list(...)`` of it, a comprehension over ``m.named_parameters()``
+    keeping the parameter, parameter-group dicts (only their ``"params"`` entries
+    count), lists of those, or a name ``holder`` binds once to one of them; None when
+    anything else may add parameters."""
+    if depth > 4:
+        return None
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in _PARAMETER_CALLS:
+            return {func.value.id} if isinstance(func.value, ast.Name) else None
+        if isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(value.args) == 1:
+            return _parameter_sources(value.args[0], holder, uses, depth + 1)
+        return None
+    if isinstance(value, (ast.List, ast.Tuple)):
+        found: set[str] = set()
+        for element in value.elts:
+            sources = _parameter_sources(element, holder, uses, depth + 1)
+            if sources is None:
+                return None
+            found |= sources
+        return found
+    if isinstance(value, ast.Dict):
+        params = [
+            item
+            for key, item in zip(value.keys, value.values, strict=True)
+            if isinstance(key, ast.Constant) and key.value == "params"
+        ]
+        if len(params) != 1 or None in value.keys:  # ``**other`` may hold params
+            return None
+        return _parameter_sources(params[0], holder, uses, depth + 1)
+    if isinstance(value, (ast.ListComp, ast.GeneratorExp)) and len(value.generators) == 1:
+        generator = value.generators[0]
+        kept = value.elt
+        target = generator.target
+        names = [target] if isinstance(target, ast.Name) else getattr(target, "elts", [])
+        if not (isinstance(kept, ast.Name) and names and kept.id == getattr(names[-1], "id", None)):
+            return None  # keeps something other than each parameter
+        return _parameter_sources(generator.iter, holder, uses, depth + 1)
+    if isinstance(value, ast.Name):
+        values = uses.bindings(holder).of(value.id)
+        if not values or len(values) != 1:
+            return None
+        return _parameter_sources(values[0], holder, uses, depth + 1)
+    return None
 
 
 _NONE = "None"  # what ``_constructed`` says of ``None``
