@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from project_helpers import codes
 
 GAN = """\
@@ -496,3 +498,16 @@ def test_an_override_that_clears_under_an_inherited_loop_of_another_module(findi
         "            self.optimizer.zero_grad()\n            loss.backward()",
     )
     assert findings(files={"trainer.py": LOOPING_BASE, "act_trainer.py": cleared}) == []
+
+
+def test_a_long_base_class_of_another_module_is_read(findings):
+    # speechbrain's ``Brain`` is about 53,000 characters: a framework's own trainer class,
+    # read like any other (a definition is left unknown above 64,000 characters)
+    padding = "".join(
+        f"\n    def helper_{index}(self, value):\n        return value * {index} + {index}\n"
+        for index in range(600)
+    )
+    long_base = LOOPING_BASE + textwrap.indent(padding, "    ")
+    assert 24_000 < len(long_base) < 64_000
+    found = findings(files={"trainer.py": long_base, "act_trainer.py": OVERRIDING_SUBCLASS})
+    assert codes(found) == [("act_trainer.py", 8, "ZG101")]

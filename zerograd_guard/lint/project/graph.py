@@ -32,8 +32,9 @@ KEPT_TEXTS = 256  # module texts kept while questions read their definitions
 # from there into another (2); calls in definitions loaded deeper stay unknown.
 MAX_DEPTH = 2
 # Definitions longer than this stay unknown: parsing a framework's main class (tens of
-# thousands of lines' worth of methods) for one call costs more than the run itself.
-MAX_DEFINITION_CHARS = 24_000
+# thousands of lines' worth of methods: transformers' Trainer, 200,000 characters) for one
+# call costs more than the run itself; speechbrain's Brain (53,000) is read.
+MAX_DEFINITION_CHARS = 64_000
 MAX_BASES = 4  # base classes followed from a class, for its methods with a backward
 
 
