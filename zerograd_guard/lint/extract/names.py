@@ -129,12 +129,6 @@ GRAD_SCALE = "<scales-grads>"
 """``callee_name`` of a HAVOC event that scales gradients in place by a factor that is not
 zero (clipping, normalisation, a decay): neither a clear nor a step, but gradients a step
 applied and that are then scaled are carried on purpose."""
-HANDED_OVER = "<hands-over-grads>"
-"""``callee_name`` of the STEP event of ``shared._grad = local.grad`` (A3C workers): the
-local gradients are handed to the parameters another optimizer steps, which is where
-they are applied; that optimizer's ``zero_grad()`` sets its own gradients to None and
-leaves the local ones (``modules``: the module whose gradients are handed over, when a
-loop over its parameters says)."""
 RESTORED_PARAMETERS = "<restores-parameters>"
 """``callee_name`` of a HAVOC event that puts saved values back into parameters
 (``net.set_params(old)``, ``model.load_state_dict(saved)``, ``vector_to_parameters``):

@@ -21,7 +21,6 @@ from zerograd_guard.lint.extract.names import (
     CONFIGURED_STEP,
     GRAD_SCALE,
     GRAD_WRITING_CALL,
-    HANDED_OVER,
     INPUT_GRAD,
     LEAVES,
     NEW_LEAF,
@@ -49,6 +48,7 @@ from zerograd_guard.lint.extract.names import (
 from zerograd_guard.lint.frameworks import OUTSIDE_PROJECT
 from zerograd_guard.lint.model.events import (
     ALL,
+    HANDED_OVER,
     MANUAL,
     Event,
     EventKind,

@@ -37,6 +37,12 @@ ALL = "*"
 MANUAL = "<manual>"
 """The manual optimizer of a loop over parameters (``p.data.add_(p.grad, alpha=-lr)``);
 a manual update of one named tensor ``w`` is the optimizer ``w.grad``."""
+HANDED_OVER = "<hands-over-grads>"
+"""``callee_name`` of the STEP event of ``shared._grad = local.grad`` (A3C workers): the
+local gradients are handed to the parameters another optimizer steps, which is where
+they are applied; that optimizer's ``zero_grad()`` sets its own gradients to None and
+leaves the local ones (``modules``: the module whose gradients are handed over, when a
+loop over its parameters says)."""
 
 
 @dataclass(eq=False)

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from zerograd_guard.codes import CODES
-from zerograd_guard.lint.extract.names import HANDED_OVER
 from zerograd_guard.lint.findings import Finding, Fix
 from zerograd_guard.lint.fixes import insert_clear_after_step
 from zerograd_guard.lint.model.analysed import AnalyzedModule
-from zerograd_guard.lint.model.events import ALL, Event
+from zerograd_guard.lint.model.events import ALL, HANDED_OVER, Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
 from zerograd_guard.lint.testing import Invalid
 
