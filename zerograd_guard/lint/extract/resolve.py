@@ -1603,22 +1603,20 @@ def _synced(event: Event) -> Statement:
 
 def _binds(scope: FunctionModel, name: str) -> bool:
     """Whether ``scope`` binds ``name`` itself (an assignment, a parameter, a loop)."""
+    return name in scope.params or _assigns(scope, name)
+
+
+def _assigns(scope: FunctionModel, name: str) -> bool:
+    """Whether ``scope`` assigns ``name`` (plainly, as a tuple element, or as a loop
+    target)."""
     return (
-        name in scope.assignments
-        or name in scope.tuple_assignments
-        or name in scope.params
-        or name in scope.loop_targets
+        name in scope.assignments or name in scope.tuple_assignments or name in scope.loop_targets
     )
 
 
 def _binds_again(function: FunctionModel, param: str) -> bool:
     """Whether ``function`` binds its parameter ``param`` to something else."""
-    return (
-        param in function.assignments
-        or param in function.tuple_assignments
-        or param in function.augmented
-        or param in function.loop_targets
-    )
+    return _assigns(function, param) or param in function.augmented
 
 
 def _keyword(node: cst.CSTNode, name: str) -> cst.BaseExpression | None:

@@ -18,7 +18,10 @@ Glossary
   **assumption** is ``(frame tag, atom, value)``: this path took ``atom`` as ``value``.
 * **havoc** — an unknown call handed an optimizer (or one that may clear by its name):
   the optimizer's status becomes unknown, which never produces a finding.
-* **kill** — an assignment to names a condition reads: assumptions on them are forgotten.
+* **kill** — an assignment to names a condition reads: assumptions on them are forgotten
+  (a name bound to ``True`` / ``False`` is then assumed to have that value).
+* **hand-over** — ``shared._grad = local.grad``: the local gradients are applied by the
+  shared model's optimizer (a manual step of them, ``HANDED_OVER``).
 * **window** — an accumulation window: the iterations between two steps of an
   ``if (i + 1) % k == 0: step()`` (or a micro-batch loop); fresh gradients are
   **carried** over the loop's back edge into the next iteration of the window.
