@@ -405,3 +405,28 @@ def test_a_module_level_instance_used_inside_a_function(findings):
         run()
     """
     assert codes(findings(files={"agent.py": AGENT, "main.py": later})) == [("main.py", 6, "ZG101")]
+
+
+def test_callers_importing_with_a_star(findings):
+    # ShangtongZhang/DeepRL: ``examples.py`` gets the agents and ``run_steps`` through
+    # ``from deep_rl import *``, a package re-exporting its modules with ``*``
+    star_main = AGENT_MAIN.replace(
+        "    from agent import Agent\n    from runner import run\n", "    from rl import *\n"
+    )
+    package = "    from .agent import *\n    from .runner import *\n"
+    files = {
+        "rl/__init__.py": package,
+        "rl/agent.py": AGENT,
+        "rl/runner.py": RUNNER,
+        "main.py": star_main,
+    }
+    assert codes(findings(files=files)) == [("rl/runner.py", 3, "ZG101")]
+
+
+def test_a_star_import_of_the_module_itself(findings):
+    star_main = AGENT_MAIN.replace(
+        "    from agent import Agent\n    from runner import run\n",
+        "    from agent import *\n    from runner import *\n",
+    )
+    files = {"agent.py": AGENT, "runner.py": RUNNER, "main.py": star_main}
+    assert codes(findings(files=files)) == [("runner.py", 3, "ZG101")]

@@ -51,6 +51,8 @@ class CallSites:
         self.project = project
         # the last part of an imported dotted name -> (importer, the name bound there)
         self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
+        # module name -> the files importing it with ``*`` (``_star_importers``)
+        self._by_star: dict[str, list[ModuleEntry]] | None = None
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], tuple[Target, ...] | None] = {}
         self._callers: dict[tuple[str, str], list[Caller] | None] = {}
@@ -88,7 +90,31 @@ class CallSites:
         found.extend(
             Caller(importer, f"{local}.{function}") for importer, local in self._importers(entry)
         )
+        for importer in self._star_importers(entry):
+            target = self.project.resolve_local(importer, function)
+            if target is not None and target.entry is entry and target.attribute == (function,):
+                found.append(Caller(importer, function))
         return found if len(found) <= MAX_CALLER_FILES + 1 else None
+
+    def _star_importers(self, entry: ModuleEntry) -> list[ModuleEntry]:
+        """The files whose ``*`` imports may bind ``entry``'s names (``from agent import
+        *``; through packages that re-export it with ``*`` of their own, DeepRL's ``from
+        deep_rl import *``), at most ``MAX_CALLER_FILES + 1``."""
+        if self._by_star is None:
+            self._by_star = {}
+            for importer in self.project.entries.values():
+                for origin in importer.star:
+                    self._by_star.setdefault(origin, []).append(importer)
+        found: list[ModuleEntry] = []
+        seen = {entry.path}
+        pending = list(entry.names)
+        while pending and len(found) <= MAX_CALLER_FILES:
+            for importer in self._by_star.get(pending.pop(0), ()):
+                if importer.path not in seen:
+                    seen.add(importer.path)
+                    found.append(importer)
+                    pending.extend(importer.names)
+        return found
 
     def _importers(self, entry: ModuleEntry) -> list[tuple[ModuleEntry, str]]:
         """The files that bind ``entry``'s module itself to a name (``import engine``,

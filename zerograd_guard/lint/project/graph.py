@@ -784,7 +784,8 @@ class Project:
 
     def built_backward_methods(self, caller: ModuleEntry) -> frozenset[str]:
         """The methods with a backward of the linted classes ``caller`` builds
-        (``Name(``, a capitalised name it defines or imports), other than ``backward``
+        (``Name(``, a capitalised name it defines or imports, also through ``*``),
+        other than ``backward``
         itself: an object whose ``backward(loss)`` runs one (a tensor, an
         ``Accelerator``, an engine) is known by that name already. A class only
         derived from or named in a hint builds nothing."""
@@ -792,7 +793,13 @@ class Project:
         if known is None:
             found: set[str] = set()
             text: str | None = None
-            for name in (*caller.classes, *caller.imports):
+            starred = [
+                name
+                for module in self.star_modules(caller)
+                for name, definition in module.definitions.items()
+                if definition.is_class
+            ]
+            for name in dict.fromkeys((*caller.classes, *caller.imports, *starred)):
                 if not name[:1].isupper():
                     continue
                 methods = self.class_backward_methods(caller, name) - {"backward"}
