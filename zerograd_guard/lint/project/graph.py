@@ -793,16 +793,21 @@ class Project:
         if known is None:
             found: set[str] = set()
             text: str | None = None
-            starred = [
-                name
-                for module in self.star_modules(caller)
-                for name, definition in module.definitions.items()
-                if definition.is_class
-            ]
-            for name in dict.fromkeys((*caller.classes, *caller.imports, *starred)):
+            # a class bound by a ``*`` import is read where it is defined (resolving each
+            # name again through the stars costs a search per name: torch's tree)
+            named: dict[str, ModuleEntry | None] = dict.fromkeys((*caller.classes, *caller.imports))
+            for module in self.star_modules(caller):
+                for name, definition in module.definitions.items():
+                    if definition.is_class:
+                        named.setdefault(name, module)
+            for name, module in named.items():
                 if not name[:1].isupper():
                     continue
-                methods = self.class_backward_methods(caller, name) - {"backward"}
+                methods = (
+                    self.class_backward_methods(caller, name)
+                    if module is None
+                    else self._backward_methods(module, name)
+                ) - {"backward"}
                 if not methods or methods <= found:
                     continue
                 text = self.text_of(caller) if text is None else text
