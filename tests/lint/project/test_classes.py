@@ -511,3 +511,24 @@ def test_a_long_base_class_of_another_module_is_read(findings):
     assert 24_000 < len(long_base) < 64_000
     found = findings(files={"trainer.py": long_base, "act_trainer.py": OVERRIDING_SUBCLASS})
     assert codes(found) == [("act_trainer.py", 8, "ZG101")]
+
+
+EXPERIMENT = """\
+    import torch
+    from act_trainer import ActTrainer
+
+
+    def experiment(model, iterations):
+        optimizer = torch.optim.AdamW(model.parameters())
+        trainer = ActTrainer(model=model, optimizer=optimizer)
+        for it in range(iterations):
+            trainer.train_iteration(num_steps=100)
+    """
+
+
+def test_a_script_calling_an_inherited_loop_that_runs_an_override_is_analysed(findings):
+    # decision-transformer's experiment.py: its loop calls ``train_iteration``, which
+    # has no backward of its own but calls the subclass's ``self.train_step()``
+    subclass = OVERRIDING_SUBCLASS.split("\n\n\n    def main")[0] + "\n"
+    files = {"trainer.py": LOOPING_BASE, "act_trainer.py": subclass, "experiment.py": EXPERIMENT}
+    assert codes(findings(files=files)) == [("experiment.py", 9, "ZG101")]
