@@ -176,6 +176,7 @@ class Resolver:
         self.backwards: list[tuple[Event, FunctionModel]] = []  # their reach is set last
         self.duck_types: dict[str, str] = {}
         self._held: dict[tuple[str, FunctionModel], Holds] = {}  # what ``holds`` found
+        self._returns: dict[int, list[cst.BaseExpression]] = {}  # ``returns``, per function
         # per function: receiver -> its methods called (see ``_used_as_optimizer``)
         self._receiver_uses: dict[int, dict[str, frozenset[str]]] = {}
         owners: dict[str, set[str]] = {}
@@ -663,7 +664,7 @@ class Resolver:
         if callee is None or depth > 6:
             return None
         classes: list[str] = []
-        for value in return_values(getattr(callee.node, "body", None)):
+        for value in self.returns(callee):
             held = self.classify(value, RETURNED, callee, depth + 1)
             if held.kind != INSTANCE or held.class_name is None:
                 return None
@@ -683,7 +684,7 @@ class Resolver:
         callee = self.function_named(call.name, function)
         if callee is None or depth > 6:
             return None
-        returned = {key_of(value) for value in return_values(getattr(callee.node, "body", None))}
+        returned = {key_of(value) for value in self.returns(callee)}
         if len(returned) != 1:
             return None
         (param,) = returned
@@ -848,6 +849,16 @@ class Resolver:
             if name in info.methods:
                 return info.methods[name]
         return None
+
+    def returns(self, function: FunctionModel) -> list[cst.BaseExpression]:
+        """The values ``function``'s ``return`` statements return (``return_values``),
+        read once: the shapes of ``classify`` ask again for every name bound to a call."""
+        found = self._returns.get(id(function))
+        if found is None:
+            found = self._returns[id(function)] = return_values(
+                getattr(function.node, "body", None)
+            )
+        return found
 
     def function_named(self, name: str, function: FunctionModel) -> FunctionModel | None:
         """The function a plain ``name`` called in ``function`` is defined as, by Python's

@@ -53,8 +53,6 @@ class CallSites:
         self._by_last: dict[str, list[tuple[ModuleEntry, str]]] | None = None
         # module name -> the files importing it with ``*`` (``_star_importers``)
         self._by_star: dict[str, list[ModuleEntry]] | None = None
-        # a file -> the names its ``*`` imports bind, with their modules (``_star_bound``)
-        self._by_star_importer: dict[str, dict[str, ModuleEntry]] = {}
         self._trees: OrderedDict[str, ast.Module | None] = OrderedDict()
         self._answers: dict[tuple[str, str, str], tuple[Target, ...] | None] = {}
         self._callers: dict[tuple[str, str], list[Caller] | None] = {}
@@ -93,25 +91,9 @@ class CallSites:
             Caller(importer, f"{local}.{function}") for importer, local in self._importers(entry)
         )
         for importer in self._star_importers(entry):
-            if self._star_bound(importer).get(function) is entry:
+            if self.project.star_bound(importer).get(function) is entry:
                 found.append(Caller(importer, function))
         return found if len(found) <= MAX_CALLER_FILES + 1 else None
-
-    def _star_bound(self, importer: ModuleEntry) -> dict[str, ModuleEntry]:
-        """The top-level names ``importer``'s ``*`` imports bind to definitions of linted
-        modules (the first star module defining a name; none the file defines or imports
-        itself), found once per file: resolving each name through the stars again costs a
-        search of the star graph per question (torch's packages re-export with ``*``)."""
-        bound = self._by_star_importer.get(importer.path)
-        if bound is None:
-            bound = {}
-            for module in self.project.star_modules(importer):
-                for name in module.definitions:
-                    bound.setdefault(name, module)
-            for name in (*importer.definitions, *importer.imports):
-                bound.pop(name, None)
-            self._by_star_importer[importer.path] = bound
-        return bound
 
     def _star_importers(self, entry: ModuleEntry) -> list[ModuleEntry]:
         """The files whose ``*`` imports may bind ``entry``'s names (``from agent import

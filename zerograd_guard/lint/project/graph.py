@@ -159,6 +159,7 @@ class Project:
         self._links: dict[tuple[str, str], Links | None] = {}
         self._texts: OrderedDict[str, str | None] = OrderedDict()
         self._built: dict[str, frozenset[str]] = {}
+        self._star_bound: dict[str, dict[str, ModuleEntry]] = {}  # ``star_bound``
         self._fed: dict[str, frozenset[str]] = {}
 
     # -- resolution ---------------------------------------------------------------------
@@ -311,6 +312,24 @@ class Project:
             found.append(module)
             pending.extend(module.star)
         return found
+
+    def star_bound(self, entry: ModuleEntry) -> dict[str, ModuleEntry]:
+        """The top-level names ``entry``'s ``*`` imports bind to definitions of linted
+        modules (the first star module defining a name; none the file defines or imports
+        itself), found once per file: resolving each name through the stars again
+        (``_through_stars``) costs a search of the star graph per name, and torch's
+        packages re-export with ``*``. A name a star module only re-imports from
+        elsewhere is not followed here."""
+        bound = self._star_bound.get(entry.path)
+        if bound is None:
+            bound = {}
+            for module in self.star_modules(entry):
+                for name in module.definitions:
+                    bound.setdefault(name, module)
+            for name in (*entry.definitions, *entry.imports):
+                bound.pop(name, None)
+            self._star_bound[entry.path] = bound
+        return bound
 
     def resolve_local(self, entry: ModuleEntry, local: str) -> Target | None:
         """``local`` as written in ``entry`` (``train_step``, ``steps.train_step``)."""
@@ -793,13 +812,11 @@ class Project:
         if known is None:
             found: set[str] = set()
             text: str | None = None
-            # a class bound by a ``*`` import is read where it is defined (resolving each
-            # name again through the stars costs a search per name: torch's tree)
+            # a class bound by a ``*`` import is read where it is defined (``star_bound``)
             named: dict[str, ModuleEntry | None] = dict.fromkeys((*caller.classes, *caller.imports))
-            for module in self.star_modules(caller):
-                for name, definition in module.definitions.items():
-                    if definition.is_class:
-                        named.setdefault(name, module)
+            for name, module in self.star_bound(caller).items():
+                if module.definitions[name].is_class:
+                    named[name] = module
             for name, module in named.items():
                 if not name[:1].isupper():
                     continue
