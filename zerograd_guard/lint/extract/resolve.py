@@ -16,6 +16,7 @@ from functools import cached_property
 
 import libcst as cst
 
+from zerograd_guard.lint.extract.inert_clears import inert_zero_grad
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
     CLIPPING_CALL,
@@ -1216,6 +1217,10 @@ class Resolver:
             event.kind, event.callee, event.receiver = EventKind.CALL, callee, None
             return [event]
         if method == "zero_grad":
+            inert = self._inert_zero_grad(receiver, function) if held.kind == OPTIMIZER else None
+            if inert is not None:  # the wrapper's ``zero_grad()`` clears nothing
+                self.model.inert_clears.setdefault(held.canonical, []).append((event, inert))
+                return []
             return [self._clear(event, receiver, held, function)]
         if method == "step":
             if held.kind == OPTIMIZER and self._handed_a_loss(event, function):
@@ -1246,6 +1251,59 @@ class Resolver:
         return self._opaque(
             event, method, function, f"{receiver}.{method}" if module_function else None
         )
+
+    def _inert_zero_grad(self, key: str | None, function: FunctionModel) -> FunctionModel | None:
+        """The method ``key.zero_grad()`` runs when ``key`` holds an instance of a class
+        of this file (or, in project mode, of another linted module) whose ``zero_grad``
+        clears nothing (``inert_clears``); None when unknown or when it may clear."""
+        class_name = self._built_class(key, function) if key is not None else None
+        info = self.model.class_info(class_name) if class_name is not None else None
+        if info is None:
+            return None
+        mro = self._mro(info)
+        unread = any(
+            base != "object"
+            and self.model.class_info(base) is None
+            and not self.model.imports.get(base.split(".", 1)[0], "").startswith("torch.optim")
+            for cls in mro
+            for base in cls.bases
+        )
+        return inert_zero_grad(mro, unread, self.model.module.code_for_node)
+
+    def _built_class(self, key: str, function: FunctionModel) -> str | None:
+        """The class every binding of ``key`` (a plain name, or ``self.x``) builds an
+        instance of by calling it (``optimizer = LARS(SGD(...))``); None when some
+        binding is anything else, or ``key`` is a parameter."""
+        if key.startswith("self.") and key.count(".") == 1:
+            cls = self._class_of(function)
+            if cls is None:
+                return None
+            bindings = [
+                (value, info.methods.get("__init__", function))
+                for info in self._mro(cls)
+                for value in info.attributes.get(key[5:], ())
+            ]
+        elif "." in key or "[" in key:
+            return None
+        else:
+            scope: FunctionModel | None = function
+            while scope is not None and key not in scope.assignments:
+                if key in scope.params:
+                    return None
+                scope = scope.parent
+            if scope is None or key in scope.params or key in scope.tuple_assignments:
+                return None
+            bindings = [(value, scope) for value in scope.assignments[key]]
+        built = set()
+        for value, scope in bindings:
+            if type(value) is not cst.Call:
+                return None
+            name = callee_name(value.func) or ""
+            class_name = local_class(name, scope) or key_of(value.func) or name
+            if self.model.class_info(class_name) is None:
+                return None
+            built.add(class_name)
+        return built.pop() if len(built) == 1 else None
 
     def _is_xla(self, receiver: str | None) -> bool:
         """Whether ``receiver`` names torch_xla's ``xla_model`` module (``xm``)."""

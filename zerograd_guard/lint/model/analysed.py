@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from zerograd_guard.lint.extract.positions import Positions, Span
     from zerograd_guard.lint.flow.engine import Observations
-    from zerograd_guard.lint.model.program import ModuleModel
+    from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
     from zerograd_guard.lint.project.places import ForeignPlaces
 
 
@@ -51,6 +51,15 @@ class AnalyzedModule:
         if self.places is None or not self.places.is_foreign(node):
             return f"line {line}"
         return self.places.describe(node, line)
+
+    def definition_place(self, function: FunctionModel) -> str:
+        """Where ``function`` is defined, for a message: ``line 9``, or for another
+        module's function (project mode) ``optim/lars.py:9``."""
+        loaded = function.origin
+        if loaded is None or self.model.external is None:
+            return f"line {self.line(function.node)}"
+        line = loaded.positions.span(function.node).line  # type: ignore[attr-defined]
+        return f"{loaded.display(self.model.external.importer)}:{line}"  # type: ignore[attr-defined]
 
     def span(self, node: cst.CSTNode) -> Span:
         return self.positions.span(node)

@@ -127,6 +127,8 @@ class ModuleModel:
     hands_over: bool = False
     # optimizer -> where a loop builds it again over the same modules (no clear)
     rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
+    # optimizer -> its ``zero_grad()`` calls that run a method clearing nothing, with it
+    inert_clears: dict[str, list[tuple[Event, FunctionModel]]] = field(default_factory=dict)
     external: ExternalLookup | None = None  # project mode: other modules' names
 
     def class_info(self, name: str) -> ClassInfo | None:

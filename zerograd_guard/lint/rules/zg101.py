@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from zerograd_guard.codes import CODES
 from zerograd_guard.lint.findings import Finding, Fix
@@ -11,6 +12,9 @@ from zerograd_guard.lint.model.analysed import AnalyzedModule
 from zerograd_guard.lint.model.events import ALL, HANDED_OVER, Event
 from zerograd_guard.lint.rules.base import Rule, optimizer_label
 from zerograd_guard.lint.testing import Invalid
+
+if TYPE_CHECKING:
+    from zerograd_guard.lint.model.program import FunctionModel
 
 
 class GradientsNotCleared(Rule):
@@ -246,10 +250,23 @@ for x, y in loader:
                 f"applies them again"
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
+            inert = _inert_clear(model, key, backward)
             if step.callee_name == HANDED_OVER:
                 yield _handed_over(model, self.code, backward, step, step_place, subject, call)
                 continue
-            if key in leaked_into:
+            if inert is not None:
+                clear, method = inert
+                method_place = model.definition_place(method)
+                message += (
+                    f" (`{model.code(clear.node)}` at line {model.line(clear.node)} runs "
+                    f"`{method.qualname}` at {method_place}, which clears nothing)"
+                )
+                hint = (
+                    f"Make `{method.qualname}` at {method_place} clear the gradients (call "
+                    f"`zero_grad()` of the optimizer it wraps)"
+                )
+                fix = None
+            elif key in leaked_into:
                 hint = (
                     f"Call `{_clear_call(key)}` right before this backward(): another model's "
                     f"loss also writes these gradients, which a clear after the step at "
@@ -364,6 +381,22 @@ def _rebuilt_note(model: AnalyzedModule, key: str, backward: Event) -> str:
     model.positions.compute([event.node for event in rebuilt])
     line = min(model.line(event.node) for event in rebuilt)
     return f" (building a new optimizer at line {line} does not clear the gradients)"
+
+
+def _inert_clear(
+    model: AnalyzedModule, key: str, backward: Event
+) -> tuple[Event, FunctionModel] | None:
+    """The first ``zero_grad()`` call of the backward's function that runs a method
+    clearing nothing (``extract.inert_clears``), with that method."""
+    calls = [
+        (clear, method)
+        for clear, method in model.model.inert_clears.get(key, ())
+        if clear.function is backward.function
+    ]
+    if not calls:
+        return None
+    model.positions.compute([clear.node for clear, _ in calls])
+    return min(calls, key=lambda call: model.line(call[0].node))
 
 
 def _clear_call(key: str) -> str:
