@@ -97,6 +97,10 @@ OPTIMIZER_CLASSES = frozenset(
         "SAM", "Lookahead", "AdaBelief", "AdaHessian", "Muon", "SGDW", "Novograd", "AdaBound",
     }
 )  # fmt: skip
+# Methods that return their receiver (or a moved view of its parameters).
+MOVES = frozenset(
+    {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
+)
 OPTIMIZER_FACTORY = re.compile(r"(?:^|_)(?:optim|optimizer|optimiser)s?(?:_|$)|Optimizer$", re.I)
 SCHEDULER_FACTORY = re.compile(r"sched|LR$|lr_|warmup|Scheduler", re.I)
 CLEARISH_CALL = re.compile(r"zero_grad|clear_grad|reset_grad|zero_grads|clear_grads", re.I)

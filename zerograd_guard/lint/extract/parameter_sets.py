@@ -31,6 +31,7 @@ import libcst as cst
 
 from zerograd_guard.lint.extract.names import (
     LEAVES,
+    MOVES,
     TupleElement,
     callee_name,
     from_torch,
@@ -60,10 +61,6 @@ BUILTIN_FUNCTIONS = frozenset(
 )  # fmt: skip
 # Modules that hold the modules they are built with (a clear of one clears them).
 CONTAINERS = frozenset({"ModuleDict", "ModuleList", "Sequential"})
-# Methods that return their receiver (or a moved view of its parameters).
-MOVES = frozenset(
-    {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
-)
 # Calls that wrap the module they are handed (its parameters, under another name).
 WRAPPERS = frozenset(
     {
