@@ -532,3 +532,39 @@ def test_a_script_calling_an_inherited_loop_that_runs_an_override_is_analysed(fi
     subclass = OVERRIDING_SUBCLASS.split("\n\n\n    def main")[0] + "\n"
     files = {"trainer.py": LOOPING_BASE, "act_trainer.py": subclass, "experiment.py": EXPERIMENT}
     assert codes(findings(files=files)) == [("experiment.py", 9, "ZG101")]
+
+
+TRAINER_MODULE = """\
+    import torch
+    from torch import nn
+
+
+    class FasterRCNNTrainer(nn.Module):
+        def __init__(self, faster_rcnn):
+            super().__init__()
+            self.faster_rcnn = faster_rcnn
+            self.optimizer = torch.optim.SGD(self.faster_rcnn.parameters(), lr=0.1)
+
+        def train_step(self, imgs):
+            loss = self.faster_rcnn(imgs).sum()
+            loss.backward()
+            self.optimizer.step()
+            return loss
+    """
+
+
+def test_trainer_of_another_module_built_and_moved(findings):
+    """``Trainer(net).cuda()`` is the trainer itself (simple-faster-rcnn-pytorch's
+    ``train.py``): its ``train_step`` runs every batch, and clears nothing."""
+    for moved in (".cuda()", ".to('cuda')", ".train()"):
+        loop = f"""\
+    from trainer import FasterRCNNTrainer
+
+
+    def train(faster_rcnn, dataloader):
+        trainer = FasterRCNNTrainer(faster_rcnn){moved}
+        for img in dataloader:
+            trainer.train_step(img)
+    """
+        found = findings(files={"trainer.py": TRAINER_MODULE, "train.py": loop})
+        assert codes(found) == [("train.py", 7, "ZG101")], moved

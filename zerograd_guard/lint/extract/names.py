@@ -101,6 +101,19 @@ OPTIMIZER_CLASSES = frozenset(
 MOVES = frozenset(
     {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
 )
+
+
+def unmoved(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``value`` without the ``MOVES`` calls on it (``Net().cuda().train()``: ``Net()``)."""
+    while (
+        type(value) is cst.Call
+        and type(value.func) is cst.Attribute
+        and value.func.attr.value in MOVES
+    ):
+        value = value.func.value
+    return value
+
+
 OPTIMIZER_FACTORY = re.compile(r"(?:^|_)(?:optim|optimizer|optimiser)s?(?:_|$)|Optimizer$", re.I)
 SCHEDULER_FACTORY = re.compile(r"sched|LR$|lr_|warmup|Scheduler", re.I)
 CLEARISH_CALL = re.compile(r"zero_grad|clear_grad|reset_grad|zero_grads|clear_grads", re.I)

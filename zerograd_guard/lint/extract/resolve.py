@@ -22,6 +22,7 @@ from zerograd_guard.lint.extract.names import (
     CLIPPING_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
+    MOVES,
     NEW_LEAF,
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_ATTRIBUTES,
@@ -84,7 +85,6 @@ GENERIC_METHODS = frozenset(
     }
 )  # fmt: skip
 # Calls that return their receiver (or a moved copy of the same module).
-MOVES = frozenset({"to", "cuda", "cpu", "float", "half", "double", "train", "requires_grad_"})
 
 
 @dataclass(frozen=True)

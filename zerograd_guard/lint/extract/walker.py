@@ -44,6 +44,7 @@ from zerograd_guard.lint.extract.names import (
     names_a_window_source,
     subnodes,
     tensor_factory,
+    unmoved,
 )
 from zerograd_guard.lint.frameworks import OUTSIDE_PROJECT
 from zerograd_guard.lint.model.events import (
@@ -1177,7 +1178,7 @@ class _Walker:
         """Whether ``receiver`` was assigned an instance of an imported class that may be
         the project's (``agent = Agent(net)``, ``self.agent = Agent(net)`` with ``Agent``
         imported from neither the standard library nor a framework), or of a class of
-        this file deriving from one: ``agent.update(b)``
+        this file deriving from one, perhaps moved (``Agent(net).cuda()``): ``agent.update(b)``
         may run that class's backward and step, which project mode follows (per-file
         mode resolves it to nothing, so it does not keep the call)."""
         if receiver_key.startswith("self.") and self.cls is not None:
@@ -1185,6 +1186,7 @@ class _Walker:
         else:
             values = self._assigned_where_read(receiver_key)
         for value in values:
+            value = unmoved(value)  # ``Agent(net).cuda()``: the agent itself
             made = key_of(value.func) if type(value) is cst.Call else None
             if made is not None and (
                 self._imported_class(made) or self._inherits_imported_class(made)
