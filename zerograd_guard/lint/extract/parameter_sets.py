@@ -106,7 +106,8 @@ def optimizer_modules(call: cst.Call, function: FunctionModel) -> frozenset[str]
 
 def parameter_modules(params: cst.BaseExpression, function: FunctionModel) -> frozenset[str] | None:
     """Modules whose parameters ``params`` holds (``m.parameters()``, sums, lists, chains
-    and param-group dicts of them; None: unknown)."""
+    and param-group dicts of them, and tensors the function makes, each its own module;
+    None: unknown)."""
     modules: set[str] = set()
     bound: set[str] = set()  # comprehension variables: `[p for m in nets for p in ...]`
     stack: list[tuple[cst.CSTNode, int]] = [(params, 0)]
@@ -124,7 +125,11 @@ def parameter_modules(params: cst.BaseExpression, function: FunctionModel) -> fr
                 modules.add(module)
             continue
         if type(node) is cst.Name and depth < 2:
-            for value in function.assignments.get(node.value, ()):
+            values = function.assignments.get(node.value, ())
+            if values and all(tensor_factory(value) for value in values):
+                modules.add(node.value)  # a tensor made here (``SGD([lam])``): its own
+                continue
+            for value in values:
                 stack.append((value, depth + 1))
             continue
         if type(node) not in LEAVES:

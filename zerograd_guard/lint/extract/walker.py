@@ -152,6 +152,25 @@ def _updated(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> st
     return owners.pop()
 
 
+def _new_plain_tensor(value: cst.BaseExpression) -> bool:
+    """``torch.zeros(n)`` and the like: a new tensor no gradient is computed for (not a
+    ``Parameter`` or ``Variable``, no ``requires_grad`` asked anywhere on the way)."""
+    factory = tensor_factory(value)
+    if not factory or factory.rsplit(".", 1)[-1] in ("Parameter", "Variable"):
+        return False
+    while type(value) is cst.Call:
+        if any(
+            arg.keyword is not None and arg.keyword.value == "requires_grad" for arg in value.args
+        ):
+            return False
+        if type(value.func) is not cst.Attribute:
+            break
+        if value.func.attr.value.startswith("requires_grad"):
+            return False
+        value = value.func.value
+    return True
+
+
 def _copies_into_owner(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> bool:
     """Whether ``target.copy_(values)`` writes into a parameter whose gradient the values
     read (``w.data.copy_(w.data - lr * w.grad)``), not into another tensor."""
@@ -542,7 +561,7 @@ class _Walker:
             return
         if operator is cst.SubtractAssign or (operator is cst.AddAssign and _negative(node.value)):
             values = self._with_grad_aliases(node.value)
-            if _mentions_grad(*values):
+            if _mentions_grad(*values) and not self._sums_into_new_tensor(node.target, values):
                 out.append(self._manual_step(node, _updated(node.target, values)))
                 return
         key = key_of(node.target)
@@ -609,6 +628,22 @@ class _Walker:
             return
         key = key_of(target)
         self.model.frozen.add(key if key is not None else "*")
+
+    def _sums_into_new_tensor(
+        self, target: cst.BaseExpression, values: list[cst.BaseExpression]
+    ) -> bool:
+        """Whether ``target -= ... x.grad`` sums another tensor's gradient into an
+        accumulator (``total = torch.zeros(n)``: every binding of ``target`` makes a new
+        tensor that does not require gradients), not a hand-written update of a
+        parameter: an update reads its own gradient (``w -= lr * w.grad``), or its
+        target is a parameter or an alias of one."""
+        key = _tensor_key(target)
+        if key is None or "." in key or "[" in key:
+            return False
+        if key in set().union(*map(_grad_owners, values)):
+            return False
+        bindings = self._assigned_where_read(key)
+        return bool(bindings) and all(_new_plain_tensor(value) for value in bindings)
 
     def _manual_step(self, node: cst.CSTNode, key: str | None) -> Event:
         """``w -= lr * w.grad``: a step of the manual optimizer of ``w`` (key ``w.grad``;
