@@ -552,6 +552,18 @@ class ReachTracer:
                     if source not in seen:
                         seen.add(source)
                         pending.append((source, value_scope or scope, depth + 1))
+            root, _, rest = name.partition(".")
+            if not rest or root == "self":
+                continue
+            # a submodule of an alias (``cur_model.head`` with ``cur_model = model``) is
+            # the same submodule of what the alias names (``model.head``)
+            values = self.values(root, scope)
+            for value, value_scope, _ in values[0] if values else ():
+                for source in _same_parameters(value):
+                    derived = f"{source}.{rest}"
+                    if derived not in seen:
+                        seen.add(derived)
+                        pending.append((derived, value_scope or scope, depth + 1))
 
 
 def _cut_elements(node: cst.CSTNode) -> bool:
@@ -644,6 +656,8 @@ def _same_parameters(value: cst.CSTNode) -> list[str]:
     if type(value) in (cst.Name, cst.Attribute):
         key = key_of(value)
         return [key] if key is not None else []
+    if type(value) is cst.IfExp:  # ``model.module if hasattr(model, "module") else model``
+        return [*_same_parameters(value.body), *_same_parameters(value.orelse)]
     if type(value) is not cst.Call:
         return []
     name = callee_name(value.func) or ""
