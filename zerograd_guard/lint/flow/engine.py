@@ -65,6 +65,7 @@ from zerograd_guard.lint.flow.state import (
     Status,
     StatusKind,
     Unknown,
+    contains,
     initial,
     map_statuses,
     materialize,
@@ -106,7 +107,7 @@ _EFFECTS = (EventKind.BACKWARD, EventKind.STEP, EventKind.CLEAR, EventKind.HAVOC
 # Whether a backward writes an optimizer's parameters (see ``FlowEngine.touch``).
 REACHED, MAYBE, MISSED = "reached", "maybe", "missed"
 # How much of an optimizer's parameters a module clear covers.
-FULL, PARTIAL, NONE = "full", "partial", "none"
+FULL, PARTIAL, SUBMODULE, NONE = "full", "partial", "submodule", "none"
 # A tie a callee's frame replaced: (optimizer key, its tie before, its groups before).
 _SavedTie = tuple[str, frozenset[str] | None, tuple[frozenset[str], ...] | None]
 MAX_CALL_DEPTH = 6
@@ -1166,6 +1167,8 @@ class FlowEngine:
                     cover = FULL
                 if cover == PARTIAL:  # the other modules' gradients stay as they are
                     self._note_partial(event, key, modules)
+                if cover == SUBMODULE:  # the rest of the module's gradients: unknown
+                    entries[key] = UNKNOWN
                 if cover != FULL:
                     continue
             if type(value) is Fresh:
@@ -1202,7 +1205,9 @@ class FlowEngine:
 
     def _module_clears(self, key: str, modules: tuple[str, ...]) -> str:
         """Whether clearing ``modules`` clears optimizer ``key``'s parameters: ``FULL``,
-        ``PARTIAL`` (it steps other modules too, known by name) or ``NONE``."""
+        ``PARTIAL`` (it steps other modules too, known by name), ``SUBMODULE`` (a part of
+        the one module it steps: which of its gradients are left is not tracked) or
+        ``NONE``."""
         if not modules:
             return NONE
         tie = self.tie(key)
@@ -1210,7 +1215,9 @@ class FlowEngine:
             return FULL
         groups = self.groups.get(key, self.model.tie_groups.get(key))
         if groups is None or len(groups) < 2:
-            return FULL if any(related(m, t) for m in modules for t in tie) else NONE
+            if any(contains(m, t) for m in modules for t in tie):
+                return FULL
+            return SUBMODULE if any(related(m, t) for m in modules for t in tie) else NONE
         covered = [any(related(m, t) for m in modules for t in group) for group in groups]
         if all(covered):
             return FULL

@@ -192,6 +192,20 @@ def materialize(state: State, keys: set[str]) -> State:
     return with_entries(state, entries)
 
 
+# What a wrapper holds under its own name, with the same parameters (DataParallel's and
+# DDP's ``model.module``, ``torch.compile``'s ``model._orig_mod``).
+WRAPPED = frozenset({"module", "_orig_mod"})
+
+
+def contains(module: str, other: str) -> bool:
+    """Whether clearing ``module`` clears all of ``other``'s parameters: ``related``,
+    but not a submodule of ``other`` (``model.generator`` of ``model``), unless it is
+    what a wrapper holds (``model.module``)."""
+    if module.startswith(other + "."):
+        return module[len(other) + 1 :] in WRAPPED
+    return related(module, other)
+
+
 def related(module: str, other: str) -> bool:
     """``model`` / ``self.model`` / ``model.module`` are the same module for clearing."""
     if module == other or module.startswith(other + ".") or other.startswith(module + "."):
