@@ -231,6 +231,15 @@ def _scales(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
     )
 
 
+def _times_zero(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
+    """``p.grad * 0.0`` (``grad`` is ``p.grad``, as source text): a clear."""
+    return (
+        _scales(value, grad)
+        and type(value.operator) is cst.Multiply  # type: ignore[attr-defined]
+        and (_is_zero_constant(value.left) or _is_zero_constant(value.right))  # type: ignore[attr-defined]
+    )
+
+
 def _negative(value: cst.BaseExpression) -> bool:
     """``-lr * w.grad`` / ``-(lr * w.grad)``: what ``w += ...`` adds is a descent step."""
     while type(value) is cst.BinaryOperation and type(value.operator) in (
@@ -473,14 +482,15 @@ class _Walker:
                     )
                 )
                 continue
-            if type(expression) is cst.Attribute and expression.attr.value == "grad":
+            if _is_grad(expression):  # ``p.grad = ...``, ``p.grad.data = ...``
                 value = node.value
+                grad = expression.value if expression.attr.value == "data" else expression
                 is_clear = (type(value) is cst.Name and value.value == "None") or (
                     type(value) is cst.Call
                     and (callee_name(value.func) or "") in ("zeros_like", "zeros")
                 )
-                if is_clear:
-                    out.append(self._grad_clear(node, expression.value))
+                if is_clear or _times_zero(value, expression):
+                    out.append(self._grad_clear(node, grad.value))  # type: ignore[attr-defined]
                 elif _scales(value, expression):
                     out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
                 else:  # gradients written by hand (faked in a test, averaged): unknown
