@@ -325,6 +325,7 @@ def condition_atom(
             ),
             negated != window_negated,
         )
+    test, negated = _more_than_one(test, negated)
     test, negated = _canonical_comparison(test, negated)
     names = names_in(test)
     accumulation = _has_modulo(test) or any(matches(ACCUMULATION_NAME, n) for n in names)
@@ -339,6 +340,34 @@ _COMPLEMENTS: dict[type, type] = {
     cst.IsNot: cst.Is,
     cst.NotIn: cst.In,
 }
+
+
+# The number of micro-batches per step, as a setting names it (a count, never a counter).
+_ACCUMULATION_COUNT = re.compile(
+    r"^(?:grad(?:ient)?_)?accum(?:ulation|ulate)?_(?:count|steps|size|freq|every|iters?|num)$"
+    r"|^(?:n|num)_accum(?:ulation)?(?:_steps)?$",
+    re.I,
+)
+
+
+def _more_than_one(test: cst.BaseExpression, negated: bool) -> tuple[cst.BaseExpression, bool]:
+    """``accum_count == 1`` as ``accum_count > 1`` negated, and ``!= 1`` as ``> 1``: a
+    number of micro-batches per step is at least 1, so branches on either test are
+    correlated (PreSumm's ``if self.grad_accum_count > 1:`` around its loop and ``== 1``
+    inside it: no path takes both, or neither)."""
+    if type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        return test, negated
+    target = test.comparisons[0]
+    equal = type(target.operator) is cst.Equal
+    if not (equal or type(target.operator) is cst.NotEqual):
+        return test, negated
+    if type(target.comparator) is not cst.Integer or target.comparator.value != "1":
+        return test, negated
+    key = key_of(test.left)
+    if key is None or not _ACCUMULATION_COUNT.search(key.rsplit(".", 1)[-1]):
+        return test, negated
+    more = cst.ComparisonTarget(operator=cst.GreaterThan(), comparator=target.comparator)
+    return test.with_changes(comparisons=[more]), negated != equal
 
 
 def _canonical_comparison(
