@@ -92,8 +92,12 @@ from zerograd_guard.lint.model.events import (
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
 MAX_STATES = 128
-# a condition that is a dotted name, or tests whether one is None (``if scaler is None:``)
-_FLAG = re.compile(r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* Is(?:Not)? None\)")
+# a condition that is a dotted name, tests whether one is None (``if scaler is None:``) or
+# compares one with a constant (``if self.method == "balance":``, a mode set once)
+_FLAG = re.compile(
+    r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* (?:Is(?:Not)? None"
+    r"|Equal (?:\"[^\"]*\"|'[^']*'|-?\d+|True|False|None))\)"
+)
 # Events applied per judged function before giving up on it: what was observed so far was
 # observed on real paths and stays; the rest of that function is not judged.
 WORK_BUDGET = 200_000
