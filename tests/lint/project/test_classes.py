@@ -531,7 +531,11 @@ def test_a_script_calling_an_inherited_loop_that_runs_an_override_is_analysed(fi
     # has no backward of its own but calls the subclass's ``self.train_step()``
     subclass = OVERRIDING_SUBCLASS.split("\n\n\n    def main")[0] + "\n"
     files = {"trainer.py": LOOPING_BASE, "act_trainer.py": subclass, "experiment.py": EXPERIMENT}
-    assert codes(findings(files=files)) == [("experiment.py", 9, "ZG101")]
+    # the override is judged under the inherited loop in its own module too
+    assert codes(findings(files=files)) == [
+        ("act_trainer.py", 8, "ZG101"),
+        ("experiment.py", 9, "ZG101"),
+    ]
 
 
 TRAINER_MODULE = """\
@@ -568,3 +572,111 @@ def test_trainer_of_another_module_built_and_moved(findings):
     """
         found = findings(files={"trainer.py": TRAINER_MODULE, "train.py": loop})
         assert codes(found) == [("train.py", 7, "ZG101")], moved
+
+
+# reczoo/FuxiCTR: the base model's epoch loop (another module) calls ``self.train_step``,
+# which a model of the zoo overrides with gradient accumulation; no file of the run
+# calls ``fit`` (a script builds the model by name)
+BASE_MODEL = """\
+    import torch
+    from torch import nn
+
+
+    class BaseModel(nn.Module):
+        def compile(self, lr):
+            self.optimizer = torch.optim.Adam(self.parameters(), lr=lr)
+
+        def train_step(self, batch):
+            self.optimizer.zero_grad()
+            loss = self.forward(batch).sum()
+            loss.backward()
+            self.optimizer.step()
+            return loss
+
+        def train_epoch(self, data):
+            for batch_index, batch in enumerate(data):
+                self._batch_index = batch_index
+                self.train_step(batch)
+
+        def fit(self, data, epochs=1):
+            for epoch in range(epochs):
+                self.train_epoch(data)
+    """
+ZOO_MODEL = """\
+    from torch import nn
+    from pkg import BaseModel
+
+
+    class Net(BaseModel):
+        def __init__(self, accumulation_steps=1):
+            super().__init__()
+            self.lin = nn.Linear(4, 1)
+            self.accumulation_steps = accumulation_steps
+
+        def forward(self, x):
+            return self.lin(x)
+
+        def train_step(self, batch):
+            loss = self.forward(batch).sum() / self.accumulation_steps
+            loss.backward()
+            if (self._batch_index + 1) % self.accumulation_steps == 0:
+                self.optimizer.step()
+                self.optimizer.zero_grad()
+            return loss
+    """
+
+
+def _zoo(train_step: str) -> dict[str, str]:
+    return {
+        "pkg/__init__.py": "from pkg.base import BaseModel\n",
+        "pkg/base.py": BASE_MODEL,
+        "zoo/model.py": train_step,
+    }
+
+
+def test_an_override_an_uncalled_inherited_loop_of_another_module_runs(findings):
+    unclear = ZOO_MODEL.replace("                self.optimizer.zero_grad()\n", "")
+    found = findings(files=_zoo(unclear))
+    assert codes(found) == [("zoo/model.py", 16, "ZG101")]
+
+
+def test_an_override_that_clears_under_an_uncalled_inherited_loop(findings):
+    assert findings(files=_zoo(ZOO_MODEL)) == []
+
+
+def test_an_inherited_loop_whose_own_method_only_raises(findings):
+    # KaiyangZhou/CoOp over Dassl: ``TrainerX.run_epoch`` calls ``self.forward_backward``,
+    # which the base only declares; the base class itself touches no gradient
+    base = """\
+    class TrainerX:
+        def forward_backward(self, batch):
+            raise NotImplementedError
+
+        def run_epoch(self):
+            for self.batch_idx, batch in enumerate(self.loader):
+                self.forward_backward(batch)
+    """
+    trainer = """\
+    import torch
+    from dassl.trainer import TrainerX
+
+
+    class CoCoOp(TrainerX):
+        def build_model(self):
+            self.model = torch.nn.Linear(4, 2)
+            self.optim = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+        def forward_backward(self, batch):
+            image, label = batch
+            loss = torch.nn.functional.cross_entropy(self.model(image), label)
+            loss.backward()
+            self.optim.step()
+    """
+    files = {"dassl/__init__.py": "", "dassl/trainer.py": base, "cocoop.py": trainer}
+    assert codes(findings(files=files)) == [("cocoop.py", 13, "ZG101")]
+    cleared = trainer.replace(
+        "            loss.backward()",
+        "            self.optim.zero_grad()\n            loss.backward()",
+    )
+    files["cocoop.py"] = cleared
+    assert findings(files=files) == []

@@ -928,6 +928,7 @@ class _Walker:
             bases=tuple(
                 local_class(base, scope) or self.latest_classes.get(base, base) for base in bases
             ),
+            node=node,
         )
         self.model.classes.setdefault(info.name, info)
         if redefined:  # after the bases: ``class Learner(Learner)`` extends the previous one

@@ -8,7 +8,8 @@ from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observat
 from zerograd_guard.lint.flow.hooks import check_hooked
 from zerograd_guard.lint.flow.iterations import iteration_functions
 from zerograd_guard.lint.frameworks import foreign_framework
-from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
+from zerograd_guard.lint.model.events import Event, EventKind, events_of
+from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 from zerograd_guard.lint.options import HookedIteration, IterationFunction
 
 
@@ -37,16 +38,24 @@ def check_flow(
     if foreign_framework(model.imports) is not None:
         return engine.observations
     driven = iteration_functions(model, frameworks, source) if frameworks else {}
-    runs = [
-        (function, _runs_per_batch(function, model) or function in driven, None)
+    runs: list[tuple[FunctionModel, bool, str | None, Event | None]] = [
+        (function, _runs_per_batch(function, model) or function in driven, None, None)
         for function in model.functions
     ]
     runs += [
-        (inherited, False, cls.name)
+        (inherited, False, cls.name, None)
         for cls in model.classes.values()
         for inherited in _inherited_loops(cls.name, model)
     ]
-    for function, as_iteration, self_class in runs:
+    if model.external is not None:
+        runs += [
+            (inherited, False, cls.name, site)
+            for cls in model.classes.values()
+            for inherited, site in _foreign_inherited_loops(cls, model, engine)
+        ]
+    for function, as_iteration, self_class, site in runs:
+        if site is not None:
+            engine.via.append(site)
         try:
             engine.run(
                 function,
@@ -57,6 +66,8 @@ def check_flow(
         except BudgetExceeded:
             engine.stack.clear()
             engine.via.clear()
+        if site is not None and engine.via:
+            engine.via.pop()
     check_hooked(engine, model, hooked)
     return engine.observations
 
@@ -78,6 +89,44 @@ def _inherited_loops(class_name: str, model: ModuleModel) -> list[FunctionModel]
                 found.setdefault(name, method)
         pending.extend(base.bases)
     return list(found.values())
+
+
+def _foreign_inherited_loops(
+    cls: ClassInfo, model: ModuleModel, engine: FlowEngine
+) -> list[tuple[FunctionModel, Event]]:
+    """Project mode: methods with loops that ``cls`` inherits from a base class of another
+    linted module and that call ``self.m()`` for an ``m`` the class overrides with a
+    backward (FuxiCTR's ``BaseModel.train_epoch`` over a zoo model's ``train_step``, Dassl's
+    ``run_epoch`` over ``forward_backward``): they run the override on every batch even
+    when no file of the run calls them (a script builds the model by name). Each comes
+    with the event it is placed at in this file: the class statement."""
+    external = model.external
+    if cls.node is None or external is None:
+        return []
+    overrides = {
+        name
+        for name, method in cls.methods.items()
+        if engine.reaches(method, (EventKind.BACKWARD,))
+    }
+    if not overrides:
+        return []
+    found: dict[str, FunctionModel] = {}
+    for base in cls.bases:
+        if base in model.classes:
+            continue  # the file's own: ``_inherited_loops``
+        info = external.base_class(base)
+        for name, method in info.methods.items() if info is not None else ():
+            if name in cls.methods or not method.has_loop or method.origin is None:
+                continue
+            if any(
+                event.kind == EventKind.CALL
+                and event.receiver == "self"
+                and event.method in overrides
+                for event in events_of(method.body)
+            ):
+                found.setdefault(name, method)
+    site = Event(kind=EventKind.CALL, node=cls.node, function=model.body)
+    return [(method, site) for method in found.values()]
 
 
 __all__ = ["FlowEngine", "Observations", "check_flow"]

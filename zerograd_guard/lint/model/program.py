@@ -38,6 +38,8 @@ class ExternalLookup(Protocol):
 
     def inert_function(self, local: str) -> FunctionModel | None: ...
 
+    def base_class(self, local: str) -> ClassInfo | None: ...
+
     def changed_parts(self, callee: str, slot: int | str) -> frozenset[str] | None: ...
 
 
@@ -101,6 +103,7 @@ class ClassInfo:
     methods: dict[str, FunctionModel] = field(default_factory=dict)
     attributes: dict[str, list[cst.BaseExpression]] = field(default_factory=dict)
     manual_optimization: bool = False
+    node: cst.ClassDef | None = field(default=None, repr=False)  # None: merged (project)
 
 
 @dataclass(eq=False)

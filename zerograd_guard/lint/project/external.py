@@ -146,6 +146,7 @@ class ProjectLookup:
         self._functions: dict[str, FunctionModel | None] = {}
         self._classes: dict[str, ClassInfo | None] = {}
         self._inert: dict[str, FunctionModel | None] = {}
+        self._bases: dict[str, ClassInfo | None] = {}  # ``base_class``
         self._changed: dict[tuple[str, int | str], frozenset[str] | None] = {}
         self._methods: dict[str, frozenset[str]] = {}  # ``may_define``, per imported name
 
@@ -261,6 +262,18 @@ class ProjectLookup:
 
             self._changed[key] = changed_parts(self.loader.project, self.entry, callee, slot)
         return self._changed[key]
+
+    def base_class(self, local: str) -> ClassInfo | None:
+        """``local`` as ``class_info`` answers, also when the class's own code cannot
+        touch gradients: a base class whose loop runs the analysed subclass's overrides
+        (Dassl's ``TrainerX``, whose own ``forward_backward`` only raises)."""
+        if local not in self._bases:
+            found = self._target(local, inert_too=True)
+            cls = None
+            if found is not None and len(found[1]) == 1:
+                cls = flattened(found[0], found[1][0])
+            self._bases[local] = cls
+        return self._bases[local]
 
     def inert_function(self, local: str) -> FunctionModel | None:
         """``local`` as ``function`` answers, also when it cannot touch gradients in what
