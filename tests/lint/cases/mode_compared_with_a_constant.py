@@ -2,8 +2,9 @@
 ``MTLTrainer``: ``if self.method == "metabalance":`` clears and steps two optimizers
 over the shared and task layers, else one optimizer over the whole model): a loop
 takes the same branch on every iteration, so the else branch's step is never followed
-by the other branch's backward and read of ``.grad`` (was a false ZG101). A mode that
-the loop itself changes is a condition like any other."""
+by the other branch's backward and read of ``.grad`` (was a false ZG101), nor from one call of the
+epoch to the next (``self.train_one_epoch()`` tests the same object's attribute). A
+mode that the loop itself changes is a condition like any other."""
 import torch
 from torch import nn
 
@@ -43,6 +44,10 @@ class Trainer:
                 self.model.zero_grad()
                 sum(loss_list).backward()
                 self.optimizer.step()
+
+    def fit(self, loader, epochs):
+        for _ in range(epochs):  # the mode is the same at every call
+            self.train_one_epoch(loader)
 
 
 def mode_changed_by_the_loop(model, loader):

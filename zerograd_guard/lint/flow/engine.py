@@ -1547,6 +1547,10 @@ class FlowEngine:
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
         inner.outer = _outer_names(params, event.args, event.kwargs, frame)
+        if via_receiver and event.receiver == "self":
+            # the same object: a test of its attributes is the caller's test (a mode set
+            # once, ``self.method == "gradnorm"``, keeps its value from epoch to epoch)
+            inner.outer["self"] = frame.outer.get("self", frame.tag)
         return inner
 
     def _mapped_keys(
@@ -1911,7 +1915,7 @@ def _translated(atom: Atom | None, frame: _Frame) -> tuple[int, Atom | None]:
     tags = {frame.outer[root] for root in roots}
     if len(tags) != 1:
         return frame.tag, atom
-    renamed = {root: frame.env[root] for root in roots}
+    renamed = {root: frame.env.get(root, root) for root in roots}
     names = frozenset(_renamed(name, renamed) for name in atom.names)
     if atom.names == frozenset({atom.key}):  # ``if flag:``
         key = _renamed(atom.key, renamed)
