@@ -45,3 +45,24 @@ def data_parallel_clear_before_step(data):
         model(x).sum().backward()
         model.module.zero_grad()  # expect: ZG102
         optimizer.step()
+
+
+def backprop_handed_its_optimizer(model, data, gan_optim):
+    """TranAD's own form: the optimizer is handed in, its modules unknown."""
+    for d in data:
+        model.discriminator.zero_grad()
+        _, real, fake = model(d)
+        (real.mean() - fake.mean()).backward()
+        model.generator.zero_grad()
+        gan_optim.step()
+        z, _, fake = model(d)
+        (fake.mean() + ((z - d) ** 2).mean()).backward()
+        model.discriminator.zero_grad()
+        gan_optim.step()
+
+
+def whole_model_cleared_before_its_step(model, data, handed_optim):
+    for d in data:
+        model(d).sum().backward()
+        model.zero_grad()  # expect: ZG102
+        handed_optim.step()

@@ -67,6 +67,7 @@ from zerograd_guard.lint.flow.state import (
     Unknown,
     contains,
     initial,
+    submodule,
     map_statuses,
     materialize,
     related,
@@ -1215,8 +1216,10 @@ class FlowEngine:
         if not modules:
             return NONE
         tie = self.tie(key)
-        if tie is None or key in modules:
+        if key in modules:
             return FULL
+        if tie is None:  # which modules it steps is not known: a submodule may be a part
+            return SUBMODULE if all(map(submodule, modules)) else FULL
         groups = self.groups.get(key, self.model.tie_groups.get(key))
         if groups is None or len(groups) < 2:
             if any(contains(m, t) for m in modules for t in tie):

@@ -206,6 +206,15 @@ def contains(module: str, other: str) -> bool:
     return related(module, other)
 
 
+def submodule(module: str) -> bool:
+    """Whether ``module`` names an attribute of another module (``model.generator``, not
+    ``self.model`` nor what a wrapper holds, ``model.module``): clearing it may clear
+    only part of what an optimizer over the whole model steps."""
+    name = module[5:] if module.startswith("self.") else module
+    head, dot, last = name.rpartition(".")
+    return bool(dot) and bool(head) and "[" not in name and last not in WRAPPED
+
+
 def related(module: str, other: str) -> bool:
     """``model`` / ``self.model`` / ``model.module`` are the same module for clearing."""
     if module == other or module.startswith(other + ".") or other.startswith(module + "."):
