@@ -18,8 +18,10 @@ def get_hyper():
     return model.wd
 
 
-def hyper_step(loader):
+def hyper_step(loader, cuda):
     total = torch.zeros(4)
+    if cuda:
+        total = total.cuda()
     for x, y in loader:
         model.zero_grad()
         hyper_opt.zero_grad()

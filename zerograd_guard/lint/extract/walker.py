@@ -652,7 +652,11 @@ class _Walker:
             return False
         if key in set().union(*map(_grad_owners, values)):
             return False
-        bindings = self._assigned_where_read(key)
+        bindings = [
+            value
+            for value in self._assigned_where_read(key)
+            if key_of(unmoved(value)) != key  # ``total = total.cuda()``: the same tensor
+        ]
         return bool(bindings) and all(_new_plain_tensor(value) for value in bindings)
 
     def _manual_step(self, node: cst.CSTNode, key: str | None) -> Event:
