@@ -99,6 +99,8 @@ _FLAG = re.compile(
     r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* (?:Is(?:Not)? None"
     r"|Equal (?:\"[^\"]*\"|'[^']*'|-?\d+|True|False|None))\)"
 )
+# a test of a computed value (a NaN or infinite loss or gradient norm)
+_VALUE_TEST = re.compile(r"\b(?:isnan|isinf|isfinite)\(")
 # Events applied per judged function before giving up on it: what was observed so far was
 # observed on real paths and stays; the rest of that function is not judged.
 WORK_BUDGET = 200_000
@@ -462,7 +464,9 @@ class FlowEngine:
                     else State(state.default, state.entries, into_else)
                 )
         clears_body = self.contains(statement.body, EventKind.CLEAR)
-        if clears_body != self.contains(statement.orelse, EventKind.CLEAR):
+        if clears_body != self.contains(statement.orelse, EventKind.CLEAR) and not (
+            _drops_a_batch(statement, clears_body)
+        ):
             skipped = atom
             around = frozenset(self.guards[self.loops[-1][2] :] if self.loops else self.guards)
             if clears_body:
@@ -1970,6 +1974,23 @@ def _skips_iteration(statement: If) -> bool:
     return any(
         branch and type(branch[-1]) is Jump and branch[-1].kind == "continue"
         for branch in (statement.body, statement.orelse)
+    )
+
+
+def _drops_a_batch(statement: If, clears_body: bool) -> bool:
+    """``if torch.isnan(loss): optimizer.zero_grad(); continue``: a branch that clears and
+    skips to the next batch when a value test fails drops that batch. Skipping it is the
+    normal case, never the other half of a window's clear-and-step pairing, so a leak on
+    a path that skipped it needs no proof about its condition (``pairing``)."""
+    atom = statement.atom
+    branch = statement.body if clears_body else statement.orelse
+    return (
+        bool(branch)
+        and type(branch[-1]) is Jump
+        and branch[-1].kind == "continue"
+        and atom is not None
+        and type(atom.key) is str
+        and _VALUE_TEST.search(atom.key) is not None
     )
 
 
