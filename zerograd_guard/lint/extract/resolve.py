@@ -84,7 +84,6 @@ GENERIC_METHODS = frozenset(
         "load", "log", "close", "get", "set", "add", "apply", "predict", "evaluate",
     }
 )  # fmt: skip
-# Calls that return their receiver (or a moved copy of the same module).
 
 
 @dataclass(frozen=True)

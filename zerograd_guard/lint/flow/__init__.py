@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
 from zerograd_guard.lint.flow.hooks import check_hooked
@@ -11,6 +12,17 @@ from zerograd_guard.lint.frameworks import foreign_framework
 from zerograd_guard.lint.model.events import Event, EventKind, events_of
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
 from zerograd_guard.lint.options import HookedIteration, IterationFunction
+
+
+class _Run(NamedTuple):
+    """One judgement of ``function``: as one iteration of its framework's loop
+    (``as_iteration``), with ``self.m()`` dispatched to ``self_class``, and placed at
+    ``site`` when it is another module's code no call of this file runs."""
+
+    function: FunctionModel
+    as_iteration: bool = False
+    self_class: str | None = None
+    site: Event | None = None
 
 
 def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
@@ -38,35 +50,35 @@ def check_flow(
     if foreign_framework(model.imports) is not None:
         return engine.observations
     driven = iteration_functions(model, frameworks, source) if frameworks else {}
-    runs: list[tuple[FunctionModel, bool, str | None, Event | None]] = [
-        (function, _runs_per_batch(function, model) or function in driven, None, None)
+    runs = [
+        _Run(function, _runs_per_batch(function, model) or function in driven)
         for function in model.functions
     ]
     runs += [
-        (inherited, False, cls.name, None)
+        _Run(inherited, self_class=cls.name)
         for cls in model.classes.values()
         for inherited in _inherited_loops(cls.name, model)
     ]
     if model.external is not None:
         runs += [
-            (inherited, False, cls.name, site)
+            _Run(inherited, self_class=cls.name, site=site)
             for cls in model.classes.values()
             for inherited, site in _foreign_inherited_loops(cls, model, engine)
         ]
-    for function, as_iteration, self_class, site in runs:
-        if site is not None:
-            engine.via.append(site)
+    for run in runs:
+        if run.site is not None:
+            engine.via.append(run.site)
         try:
             engine.run(
-                function,
-                as_iteration=as_iteration,
-                self_class=self_class,
-                boundary_clear=driven.get(function, False),
+                run.function,
+                as_iteration=run.as_iteration,
+                self_class=run.self_class,
+                boundary_clear=driven.get(run.function, False),
             )
         except BudgetExceeded:
             engine.stack.clear()
             engine.via.clear()
-        if site is not None and engine.via:
+        if run.site is not None and engine.via:
             engine.via.pop()
     check_hooked(engine, model, hooked)
     return engine.observations

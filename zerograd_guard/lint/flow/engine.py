@@ -67,10 +67,10 @@ from zerograd_guard.lint.flow.state import (
     Unknown,
     contains,
     initial,
-    submodule,
     map_statuses,
     materialize,
     related,
+    submodule,
     with_entries,
 )
 from zerograd_guard.lint.model.events import (
