@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
     from zerograd_guard.lint.extract.positions import Positions, Span
     from zerograd_guard.lint.flow.engine import Observations
+    from zerograd_guard.lint.model.events import Event
     from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
     from zerograd_guard.lint.project.places import ForeignPlaces
 
@@ -60,6 +61,13 @@ class AnalyzedModule:
             return f"line {self.line(function.node)}"
         line = loaded.positions.span(function.node).line  # type: ignore[attr-defined]
         return f"{loaded.display(self.model.external.importer)}:{line}"  # type: ignore[attr-defined]
+
+    def own_line(self, event: Event) -> int:
+        """``event``'s line in its own file (another module's, for its event)."""
+        loaded = event.function.origin if event.function is not None else None
+        if loaded is None:
+            return self.line(event.node)
+        return loaded.positions.span(event.node).line  # type: ignore[attr-defined]
 
     def span(self, node: cst.CSTNode) -> Span:
         return self.positions.span(node)

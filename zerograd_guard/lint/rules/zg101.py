@@ -224,7 +224,14 @@ for x, y in loader:
             + [site.node for site in leak_sites.values()]
             + [site.node for site in model.observations.applied_sites.values()]
         )
-        for backward, leaks in by_backward.items():
+        # where several backwards of another module's code are reported at one call, the
+        # last one written there names it (the nearest its step), whatever the order the
+        # flow check met them in
+        ordered = sorted(
+            by_backward.items(),
+            key=lambda item: (model.line(item[0].node), -model.own_line(item[0])),
+        )
+        for backward, leaks in ordered:
             line = model.line(backward.node)
 
             def nearest(step: Event, line: int = line, backward: Event = backward) -> tuple:
