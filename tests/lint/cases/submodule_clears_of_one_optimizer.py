@@ -43,8 +43,8 @@ def data_parallel_clear_before_step(data):
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     for x in data:
         model(x).sum().backward()
-        model.module.zero_grad()  # expect: ZG102
-        optimizer.step()
+        model.module.zero_grad()
+        optimizer.step()  # expect: ZG102
 
 
 def backprop_handed_its_optimizer(model, data, gan_optim):
@@ -64,5 +64,5 @@ def backprop_handed_its_optimizer(model, data, gan_optim):
 def whole_model_cleared_before_its_step(model, data, handed_optim):
     for d in data:
         model(d).sum().backward()
-        model.zero_grad()  # expect: ZG102
-        handed_optim.step()
+        model.zero_grad()
+        handed_optim.step()  # expect: ZG102
