@@ -26,11 +26,28 @@ class _Run(NamedTuple):
 
 
 def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
-    """A Lightning manual-optimization ``training_step``: Lightning calls it once per batch."""
+    """A Lightning manual-optimization ``training_step``: Lightning calls it once per batch
+    (manual optimization switched off in the class or in a base class, of this file or,
+    in project mode, of another linted module)."""
     if function.name != "training_step" or function.class_name is None:
         return False
-    cls = model.classes.get(function.class_name)
-    return function.calls_manual_backward or (cls is not None and cls.manual_optimization)
+    return function.calls_manual_backward or _manual_optimization(function.class_name, model)
+
+
+def _manual_optimization(class_name: str, model: ModuleModel) -> bool:
+    pending, seen = [class_name], set()
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        cls = model.class_info(name)
+        if cls is None:
+            continue
+        if cls.manual_optimization:
+            return True
+        pending.extend(cls.bases)  # another module's class is merged with its bases
+    return False
 
 
 def check_flow(
