@@ -1313,9 +1313,11 @@ class Resolver:
     def _user_backward(self, event: Event, function: FunctionModel) -> FunctionModel | None:
         """The file's own ``backward`` method that ``x.backward(...)`` calls, when ``x``
         holds an instance of a class of the file that defines one without a backward of
-        its own (a from-scratch NumPy layer storing ``self.grad = grad``): a call of that
-        method, not autograd's backward. A method that runs one (a trainer's wrapper
-        around ``loss.backward()``) stays a backward at the call, where it is reported."""
+        its own (a from-scratch NumPy layer storing ``self.grad = grad``), or one that also
+        steps (edge-connect's ``model.backward(gen_loss, dis_loss)`` runs both backwards
+        and both optimizers' steps): a call of that method, not autograd's backward. A
+        method that only runs one (a trainer's wrapper around ``loss.backward()``) stays a
+        backward at the call, where it is reported."""
         node = event.node
         if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
             return None
@@ -1328,7 +1330,13 @@ class Resolver:
         if held.kind != INSTANCE or held.class_name is None:
             return None
         method = self.method(held.class_name, "backward")
-        return method if method is not None and not method.has_backward else None
+        if method is None:
+            return None
+        steps = any(
+            e.kind == EventKind.STEP or (e.kind == EventKind.METHOD and e.method == "step")
+            for e in events_of(method.body)
+        )
+        return method if steps or not method.has_backward else None
 
     def _handed_a_loss(self, event: Event, function: FunctionModel) -> bool:
         """Whether ``x.step(...)`` is handed, first, a value computed like a loss (an
