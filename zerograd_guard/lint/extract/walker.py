@@ -100,11 +100,23 @@ def _is_grad(node: cst.BaseExpression) -> bool:
     return type(node) is cst.Attribute and node.attr.value == "grad"
 
 
+def _reads_grad(item: cst.CSTNode) -> bool:
+    """``p.grad``: a read of a tensor's gradient (not ``torch.autograd.grad``, a function
+    that computes gradients as values and neither reads nor writes ``.grad``)."""
+    if type(item) is not cst.Attribute or item.attr.value != "grad":
+        return False
+    owner = item.value
+    return not (
+        (type(owner) is cst.Name and owner.value == "autograd")
+        or (type(owner) is cst.Attribute and owner.attr.value == "autograd")
+    )
+
+
 def _mentions_grad(*nodes: cst.CSTNode) -> bool:
     stack = list(nodes)
     while stack:
         item = stack.pop()
-        if type(item) is cst.Attribute and item.attr.value == "grad":
+        if _reads_grad(item):
             return True
         if type(item) not in LEAVES:
             stack.extend(subnodes(item))
@@ -132,8 +144,8 @@ def _grad_owners(node: cst.CSTNode) -> set[str]:
     stack = [node]
     while stack:
         item = stack.pop()
-        if type(item) is cst.Attribute and item.attr.value == "grad":
-            owners.add(key_of(item.value) or "")
+        if _reads_grad(item):
+            owners.add(key_of(item.value) or "")  # type: ignore[attr-defined]
             continue
         if type(item) not in LEAVES:
             stack.extend(subnodes(item))
