@@ -1,6 +1,6 @@
 """An optimizer wrapper of another module whose ``zero_grad()`` clears nothing (SlowFast's
 ``LARS`` with its forwarding line lost): the loop's ``optimizer.zero_grad()`` runs that
-method, so nothing clears (see ``extract.inert_clears``)."""
+method, so nothing clears (see ``extract.inert_methods``)."""
 
 from __future__ import annotations
 

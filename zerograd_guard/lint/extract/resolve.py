@@ -10,13 +10,13 @@ not a step, and an unknown call only makes the optimizers it is handed unknown.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
 
-from zerograd_guard.lint.extract.inert_clears import inert_zero_grad
+from zerograd_guard.lint.extract.inert_methods import gradient_free_step, inert_zero_grad
 from zerograd_guard.lint.extract.names import (
     CLEARISH_CALL,
     CLIPPING_CALL,
@@ -98,6 +98,8 @@ class Holds:
     class_name: str | None = None
 
 
+_MethodJudge = Callable[[list[ClassInfo], bool, Callable[[cst.CSTNode], str]], FunctionModel | None]
+"""``inert_methods``' judgements of a class's method (its MRO, unread bases, code)."""
 Choice = tuple[str, str]
 """A name whose class or made function a branch chooses: the qualified name of the
 function that assigns it, and the name (``("main", "policy")``)."""
@@ -1224,6 +1226,8 @@ class Resolver:
         if method == "step":
             if held.kind == OPTIMIZER and self._handed_a_loss(event, function):
                 return []  # a differentiable optimizer's ``step(loss)``: no ``.grad`` used
+            if held.kind == OPTIMIZER and self._gradient_free_step(receiver, function):
+                return []  # a proximal step of the run's own class: no ``.grad`` used
             if held.kind == OPTIMIZER:
                 self._optimizer(receiver, function)
                 step = self._as(event, EventKind.STEP, (held.canonical,))
@@ -1254,7 +1258,17 @@ class Resolver:
     def _inert_zero_grad(self, key: str | None, function: FunctionModel) -> FunctionModel | None:
         """The method ``key.zero_grad()`` runs when ``key`` holds an instance of a class
         of this file (or, in project mode, of another linted module) whose ``zero_grad``
-        clears nothing (``inert_clears``); None when unknown or when it may clear."""
+        clears nothing (``inert_methods``); None when unknown or when it may clear."""
+        return self._judged_method(key, function, inert_zero_grad)
+
+    def _gradient_free_step(self, key: str | None, function: FunctionModel) -> bool:
+        """Whether ``key.step()`` runs the ``step`` of a class of the run that uses no
+        gradient (``inert_methods``: a proximal optimizer)."""
+        return self._judged_method(key, function, gradient_free_step) is not None
+
+    def _judged_method(
+        self, key: str | None, function: FunctionModel, judge: _MethodJudge
+    ) -> FunctionModel | None:
         class_name = self._built_class(key, function) if key is not None else None
         info = self.model.class_info(class_name) if class_name is not None else None
         if info is None:
@@ -1267,7 +1281,7 @@ class Resolver:
             for cls in mro
             for base in cls.bases
         )
-        return inert_zero_grad(mro, unread, self.model.module.code_for_node)
+        return judge(mro, unread, self.model.module.code_for_node)
 
     def _built_class(self, key: str, function: FunctionModel) -> str | None:
         """The class every binding of ``key`` (a plain name, or ``self.x``) builds an

@@ -394,7 +394,7 @@ def _inert_clear(
     model: AnalyzedModule, key: str, backward: Event
 ) -> tuple[Event, FunctionModel] | None:
     """The first ``zero_grad()`` call of the backward's function that runs a method
-    clearing nothing (``extract.inert_clears``), with that method."""
+    clearing nothing (``extract.inert_methods``), with that method."""
     calls = [
         (clear, method)
         for clear, method in model.model.inert_clears.get(key, ())

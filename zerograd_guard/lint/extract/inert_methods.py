@@ -1,4 +1,5 @@
-"""A class's ``zero_grad()`` that clears nothing.
+"""An optimizer class of the project whose ``zero_grad()`` clears nothing, or whose
+``step()`` applies no gradient.
 
 An optimizer wrapper of the project (SlowFast's ``LARS``, a course's hand-written
 ``Optimizer``, a learning-rate wrapper) forwards ``zero_grad()`` to what it wraps. When
@@ -12,6 +13,11 @@ it applies gradients (its ``step()`` steps something or reads ``.grad``; a test 
 or of its bases names a clear: a wrapper whose ``step()`` clears after stepping, or whose
 ``backward()`` clears first, keeps its empty ``zero_grad()`` on purpose). A base class
 this file cannot read may clear: then nothing is concluded.
+
+A ``step()`` applies no gradient when nothing in the class reads one (DeepRobust's
+``PGD``, a proximal step: ``param.data = prox(param.data, ...)``): no ``.grad``, no
+closure called, no other ``step()``. Its ``zero_grad(); step()`` after another
+optimizer's step over the same parameters is correct, not a step of discarded gradients.
 """
 
 from __future__ import annotations
@@ -54,6 +60,32 @@ def inert_zero_grad(
             if method is not zero_grad and _CLEARS.search(code(method.node)):
                 return None
     return zero_grad
+
+
+# What shows a class may use gradients anywhere: a read of ``.grad`` (not
+# ``torch.autograd.grad``), a closure called, another step.
+_USES_GRADIENTS = re.compile(r"(?<!autograd)\.grad\b|\bclosure\s*\(|\.step\s*\(")
+
+
+def gradient_free_step(
+    mro: list[ClassInfo],
+    unread_bases: bool,
+    code: Callable[[cst.CSTNode], str],
+) -> FunctionModel | None:
+    """The ``step`` method of the class of method resolution order ``mro`` when no method
+    of it may use a gradient (``_USES_GRADIENTS``); None otherwise, or when some base
+    cannot be read (``unread_bases``). A base of ``torch.optim`` only adds its
+    ``zero_grad()``, which clears."""
+    if unread_bases:
+        return None
+    step = _first(mro, "step")
+    if step is None:
+        return None
+    for info in mro:
+        for method in info.methods.values():
+            if _USES_GRADIENTS.search(code(method.node)):
+                return None
+    return step
 
 
 def _first(mro: list[ClassInfo], name: str) -> FunctionModel | None:
