@@ -29,6 +29,44 @@ class ClearingModel(EdgeModel):
         self.gen_optimizer.step()
 
 
+class GAN(nn.Module):
+    """edge-connect's own shape: both optimizers cleared in ``process``, the generator's
+    loss through the discriminator, both stepped in ``backward``."""
+
+    def __init__(self):
+        super().__init__()
+        self.generator = nn.Linear(4, 4)
+        self.discriminator = nn.Linear(4, 1)
+        self.gen_optimizer = optim.Adam(self.generator.parameters())
+        self.dis_optimizer = optim.Adam(self.discriminator.parameters())
+
+    def process(self, images):
+        self.gen_optimizer.zero_grad()
+        self.dis_optimizer.zero_grad()
+        outputs = self.generator(images)
+        dis_loss = self.discriminator(outputs.detach()).mean() - self.discriminator(images).mean()
+        gen_loss = -self.discriminator(outputs).mean()
+        return outputs, gen_loss, dis_loss
+
+    def backward(self, gen_loss, dis_loss):
+        dis_loss.backward()
+        self.dis_optimizer.step()
+        gen_loss.backward()
+        self.gen_optimizer.step()
+
+
+class Trainer:
+    """The methods run on ``self.model``, not on the trainer's own ``self``."""
+
+    def __init__(self):
+        self.model = GAN()
+
+    def train(self, loader):
+        for images in loader:
+            outputs, gen_loss, dis_loss = self.model.process(images)
+            self.model.backward(gen_loss, dis_loss)
+
+
 class Wrapper(nn.Module):
     def backward(self, loss):
         loss.backward()

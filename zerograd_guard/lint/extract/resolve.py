@@ -916,8 +916,11 @@ class Resolver:
             return [event] if new_leaf and event.optimizers[0] in self.manual_keys else []
         if kind == EventKind.BACKWARD:
             callee = self._user_backward(event, function)
-            if callee is not None:
-                event.kind, event.callee = EventKind.CALL, callee
+            if callee is not None:  # ``model.backward(loss)``: that method, on ``model``
+                receiver = key_of(event.node.func.value)  # type: ignore[attr-defined]
+                event.kind, event.callee, event.receiver = EventKind.CALL, callee, receiver
+                event.instance_class = self.holds(receiver, function).class_name
+                event.args = tuple(key_of(arg.value) for arg in event.node.args if not arg.keyword)  # type: ignore[attr-defined]
                 return [event]
             if event.loss is not None:
                 self.backwards.append((event, function))
