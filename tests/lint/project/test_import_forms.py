@@ -71,6 +71,18 @@ SHAPES = {
         "pkg/engine/train.py",
         _loop("from ..steps import train_step", "train_step"),
     ),
+    # KlemenVovk/noisy-labels: strategy folders without ``__init__.py`` inside a package
+    # (namespace portions), importing their siblings relatively
+    "relative_between_namespace_folders_in_a_package": (
+        {
+            "pyproject.toml": "[project]\nname = 'pkg'\n",
+            "src/pkg/__init__.py": "",
+            "src/pkg/strategies/__init__.py": "",
+            "src/pkg/strategies/base/steps.py": STEP,
+        },
+        "src/pkg/strategies/plus/train.py",
+        _loop("from ..base.steps import train_step", "train_step"),
+    ),
     "sibling_script": (
         {"scripts/steps.py": STEP},
         "scripts/train.py",

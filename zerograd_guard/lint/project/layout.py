@@ -1,7 +1,7 @@
 """Module names of source files, as ``import`` would spell them.
 
 A file inside packages (folders with ``__init__.py``) is named from the top-most package
-folder down. A file outside any package is also importable by its name relative to the
+folder down, also through a folder without one inside a package (a namespace portion). A file outside any package is also importable by its name relative to the
 project root (the folder of the nearest ``pyproject.toml``, or its ``src/`` folder):
 namespace packages and scripts run from the root. Scripts also import their siblings by
 bare name (``import utils`` next to ``train.py``): that name is resolved in the importer's
@@ -67,12 +67,40 @@ def _folder_prefixes(folder: Path) -> tuple[tuple[str, ...], ...]:
     while _is_package(top):
         top = top.parent
     prefixes = [folder.relative_to(top).parts]
+    inside = _namespace_in_package(folder)
+    if inside is not None:
+        prefixes.insert(0, inside)  # what its relative imports start from
     root = project_root(folder)
     if root is not None:
         for base in (root / "src", root):
             if base == folder or base in folder.parents:
                 prefixes.append(folder.relative_to(base).parts)
     return tuple(prefixes)
+
+
+# How many folders without ``__init__.py`` may lie between a file and the package they
+# are portions of (``learning_strategies/SOP/sop.py`` in a package ``learning_strategies``).
+MAX_NAMESPACE_LEVELS = 2
+
+
+def _namespace_in_package(folder: Path) -> tuple[str, ...] | None:
+    """The module-name parts of ``folder`` when it has no ``__init__.py`` but lies inside
+    a package within ``MAX_NAMESPACE_LEVELS`` folders: a namespace portion of that
+    package (PEP 420), importable as ``package.folder`` and so named, which is where
+    ``from ..SOP.sop import SOP`` in it starts (noisy-labels' strategies); None else."""
+    if _is_package(folder):
+        return None
+    inner = folder.parent
+    for _ in range(MAX_NAMESPACE_LEVELS):
+        if _is_package(inner):
+            top = inner
+            while _is_package(top):
+                top = top.parent
+            return folder.relative_to(top).parts
+        if inner.parent == inner:
+            return None
+        inner = inner.parent
+    return None
 
 
 def package_of(name: str, is_package: bool) -> str:
