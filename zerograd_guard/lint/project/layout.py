@@ -1,9 +1,10 @@
 """Module names of source files, as ``import`` would spell them.
 
 A file inside packages (folders with ``__init__.py``) is named from the top-most package
-folder down, also through a folder without one inside a package (a namespace portion). A file outside any package is also importable by its name relative to the
-project root (the folder of the nearest ``pyproject.toml``, or its ``src/`` folder):
-namespace packages and scripts run from the root. Scripts also import their siblings by
+folder down, also through a folder without one inside a package (a namespace portion).
+A file outside any package is also importable by its name relative to the project root
+(the folder of the nearest ``pyproject.toml``, or its ``src/`` folder): namespace
+packages and scripts run from the root. Scripts also import their siblings by
 bare name (``import utils`` next to ``train.py``): that name is resolved in the importer's
 own folder (see ``graph``), not here. A name claimed by two files is ambiguous and
 resolves to neither.
