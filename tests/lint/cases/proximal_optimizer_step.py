@@ -22,6 +22,7 @@ class PGD(Optimizer):
         for group in self.param_groups:
             for param in group["params"]:
                 for prox, alpha in zip(group["proxs"], group["alphas"]):
+                    # param.data.add_(-group["lr"], param.grad.data)  (not code)
                     param.data = prox(param.data, alpha=alpha * group["lr"])
 
 

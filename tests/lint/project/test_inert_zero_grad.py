@@ -52,3 +52,38 @@ def test_wrapper_of_another_module_clearing_nothing(findings):
 
 def test_wrapper_of_another_module_forwarding_the_clear(findings):
     assert findings(files=_files("self.optim.zero_grad()")) == []
+
+
+PROXIMAL = """\
+    from torch.optim import Optimizer
+
+
+    class PGD(Optimizer):
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for param in group["params"]:
+                    # param.data.add_(-group["lr"], param.grad.data)
+                    param.data = param.data.clamp(min=0)
+    """
+PRO_GNN = """\
+    import torch
+    from optim.pgd import PGD
+
+
+    def train_adj(estimator, adj, epochs):
+        optimizer_adj = torch.optim.SGD(estimator.parameters(), lr=0.01)
+        optimizer_l1 = PGD(estimator.parameters(), dict(lr=0.01))
+        for epoch in range(epochs):
+            optimizer_adj.zero_grad()
+            torch.norm(estimator(adj) - adj).backward()
+            optimizer_adj.step()
+            optimizer_l1.zero_grad()
+            optimizer_l1.step()
+    """
+
+
+def test_proximal_optimizer_of_another_module_is_no_step(findings):
+    # DSE-MSU/DeepRobust's Pro-GNN: the class's own text names no gradient outside a
+    # comment, so the index never marks it as touching one; it is read all the same
+    files = {"optim/__init__.py": "", "optim/pgd.py": PROXIMAL, "train.py": PRO_GNN}
+    assert findings(files=files) == []

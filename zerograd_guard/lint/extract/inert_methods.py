@@ -53,11 +53,11 @@ def inert_zero_grad(
     step = _first(mro, "step")
     if zero_grad is None or step is None or not _empty(zero_grad.node):
         return None
-    if not _APPLIES.search(code(step.node)):
+    if not _APPLIES.search(_uncommented(code(step.node))):
         return None
     for info in mro:
         for method in info.methods.values():
-            if method is not zero_grad and _CLEARS.search(code(method.node)):
+            if method is not zero_grad and _CLEARS.search(_uncommented(code(method.node))):
                 return None
     return zero_grad
 
@@ -83,9 +83,18 @@ def gradient_free_step(
         return None
     for info in mro:
         for method in info.methods.values():
-            if _USES_GRADIENTS.search(code(method.node)):
+            if _USES_GRADIENTS.search(_uncommented(code(method.node))):
                 return None
     return step
+
+
+_COMMENT = re.compile(r"#[^\n]*")
+
+
+def _uncommented(text: str) -> str:
+    """``text`` without its comments (a line of code commented out is not code: DeepRobust's
+    ``PGD.step`` keeps ``# param.data.add_(lr, -param.grad.data)``)."""
+    return _COMMENT.sub("", text)
 
 
 def _first(mro: list[ClassInfo], name: str) -> FunctionModel | None:

@@ -1273,7 +1273,7 @@ class Resolver:
         self, key: str | None, function: FunctionModel, judge: _MethodJudge
     ) -> FunctionModel | None:
         class_name = self._built_class(key, function) if key is not None else None
-        info = self.model.class_info(class_name) if class_name is not None else None
+        info = self._readable_class(class_name) if class_name is not None else None
         if info is None:
             return None
         mro = self._mro(info)
@@ -1316,10 +1316,18 @@ class Resolver:
                 return None
             name = callee_name(value.func) or ""
             class_name = local_class(name, scope) or key_of(value.func) or name
-            if self.model.class_info(class_name) is None:
+            if self._readable_class(class_name) is None:
                 return None
             built.add(class_name)
         return built.pop() if len(built) == 1 else None
+
+    def _readable_class(self, name: str) -> ClassInfo | None:
+        """Class ``name`` of the file or (project mode) of another linted module, also one
+        whose own code cannot touch gradients (a proximal optimizer's)."""
+        found = self.model.class_info(name)
+        if found is None and self.model.external is not None:
+            found = self.model.external.base_class(name)
+        return found
 
     def _is_xla(self, receiver: str | None) -> bool:
         """Whether ``receiver`` names torch_xla's ``xla_model`` module (``xm``)."""
