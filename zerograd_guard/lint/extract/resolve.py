@@ -193,6 +193,9 @@ class Resolver:
         }
         self._own_methods = frozenset(owners)  # defined by some class of the file
         self._imported_owners: dict[str, str | None] = {}  # ``_imported_owner``
+        # (class, judgement) -> ``_judged_method``'s answer: each class's methods are
+        # read (their code generated) once, not at every ``zero_grad()`` / ``step()``
+        self._judged: dict[tuple[str, _MethodJudge], FunctionModel | None] = {}
 
     @cached_property
     def manual_keys(self) -> frozenset[str]:
@@ -1273,18 +1276,25 @@ class Resolver:
         self, key: str | None, function: FunctionModel, judge: _MethodJudge
     ) -> FunctionModel | None:
         class_name = self._built_class(key, function) if key is not None else None
-        info = self._readable_class(class_name) if class_name is not None else None
-        if info is None:
+        if class_name is None:
             return None
-        mro = self._mro(info)
-        unread = any(
-            base != "object"
-            and self.model.class_info(base) is None
-            and not self.model.imports.get(base.split(".", 1)[0], "").startswith("torch.optim")
-            for cls in mro
-            for base in cls.bases
-        )
-        return judge(mro, unread, self.model.module.code_for_node)
+        if (class_name, judge) not in self._judged:
+            info = self._readable_class(class_name)
+            judged = None
+            if info is not None:
+                mro = self._mro(info)
+                unread = any(
+                    base != "object"
+                    and self.model.class_info(base) is None
+                    and not self.model.imports.get(base.split(".", 1)[0], "").startswith(
+                        "torch.optim"
+                    )
+                    for cls in mro
+                    for base in cls.bases
+                )
+                judged = judge(mro, unread, self.model.module.code_for_node)
+            self._judged[class_name, judge] = judged
+        return self._judged[class_name, judge]
 
     def _built_class(self, key: str, function: FunctionModel) -> str | None:
         """The class every binding of ``key`` (a plain name, or ``self.x``) builds an

@@ -57,17 +57,20 @@ class AnalyzedModule:
         """Where ``function`` is defined, for a message: ``line 9``, or for another
         module's function (project mode) ``optim/lars.py:9``."""
         loaded = function.origin
+        line = self._line_in(loaded, function.node)
         if loaded is None or self.model.external is None:
-            return f"line {self.line(function.node)}"
-        line = loaded.positions.span(function.node).line  # type: ignore[attr-defined]
+            return f"line {line}"
         return f"{loaded.display(self.model.external.importer)}:{line}"  # type: ignore[attr-defined]
 
     def own_line(self, event: Event) -> int:
         """``event``'s line in its own file (another module's, for its event)."""
-        loaded = event.function.origin if event.function is not None else None
+        return self._line_in(event.function.origin if event.function else None, event.node)
+
+    def _line_in(self, loaded: object | None, node: cst.CSTNode) -> int:
+        """``node``'s line in this file, or in another module ``loaded`` it belongs to."""
         if loaded is None:
-            return self.line(event.node)
-        return loaded.positions.span(event.node).line  # type: ignore[attr-defined]
+            return self.line(node)
+        return loaded.positions.span(node).line  # type: ignore[attr-defined]
 
     def span(self, node: cst.CSTNode) -> Span:
         return self.positions.span(node)
