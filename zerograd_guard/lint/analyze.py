@@ -27,7 +27,7 @@ from zerograd_guard.lint.rules.base import Rule
 # walker bounds statement nesting itself (``nesting too deep to analyse``).
 RECURSION_LIMIT = 12_000
 # Analyses of one module beyond the first, for instances whose class a branch chooses.
-MAX_VARIANTS = 4
+MAX_VARIANTS = 8
 _LOCATED = re.compile(r"(?:parser error: )?error at (\d+):(\d+): (.*)")
 
 

@@ -458,7 +458,7 @@ class ProjectSeeds(Protocol):
     def chain(self, dotted: str) -> Use | None: ...
 
     @property
-    def fed(self) -> frozenset[str]: ...  # functions callers may pass such an instance
+    def fed(self) -> frozenset[str]: ...  # definitions callers may pass such an instance
 
 
 def uses_project_imports(
@@ -489,7 +489,8 @@ def uses_project_imports(
 
     def seeded(statement: Statement) -> bool:
         if fed and any(
-            type(node) in (ast.FunctionDef, ast.AsyncFunctionDef) and node.name in fed
+            type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            and node.name in fed
             for node in statement.nodes
         ):
             return True  # what its callers pass it may run a backward (``call_sites``)

@@ -403,7 +403,11 @@ class Resolver:
                 return self.classify_tuple(value, index, key, scope, depth)
             annotation = scope.annotations.get(key) or scope.param_annotations.get(key)
             if annotation is not None:
-                return self._annotated(annotation, key)
+                held = self._annotated(annotation, key)
+                if (held is None or held.kind == INSTANCE) and key in scope.params:
+                    # ``policy: BasePolicy``: the classes the callers pass say more
+                    return self._passed_by_callers(key, scope) or held
+                return held
             if key in scope.params:
                 return self._passed_by_callers(key, scope)
             scope = scope.parent
@@ -428,16 +432,19 @@ class Resolver:
         return held
 
     def _passed_by_callers(self, key: str, function: FunctionModel) -> Holds | None:
-        """Parameter ``key`` of a top-level function, unannotated: an instance of the
-        class its callers pass (project mode, ``project.call_sites``), else unknown.
+        """Parameter ``key`` of a top-level function or of the constructor of a top-level
+        class (``self.policy = policy`` in ``Trainer.__init__``), unannotated: an
+        instance of the class its callers pass (project mode, ``project.call_sites``),
+        else unknown.
         Callers passing instances of different classes are a choice of configuration,
         each class judged (``_pick``)."""
         external = self.model.external
-        if external is None or not function.top_level:
+        called = function.called_as
+        if external is None or called is None:
             return None
         named = [
             name
-            for name in external.parameter_classes(function.name, key)
+            for name in external.parameter_classes(called, key)
             if self.model.class_info(name) is not None
         ]
         if not named:

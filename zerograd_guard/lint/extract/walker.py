@@ -1224,17 +1224,37 @@ class _Walker:
         """Whether ``receiver`` is a parameter of the function that holds an instance
         of another linted module's class: annotated with one (``agent: Agent``) or, a
         top-level function's, passed one by every caller (``project.call_sites``):
-        ``agent.update(batch)`` may run that class's backward and step."""
-        function = self.function
-        if self.external is None or receiver_key not in function.params:
+        ``agent.update(batch)`` may run that class's backward and step. The same for
+        an attribute the constructor stores a parameter in (``self.policy = policy``,
+        then ``self.policy.learn(batch)``)."""
+        if self.external is None:
             return False
-        annotation = function.param_annotations.get(receiver_key)
+        if receiver_key in self.function.params:
+            return self._passed_linted_instance(self.function, receiver_key)
+        if self.cls is None or not receiver_key.startswith("self.") or receiver_key.count(".") != 1:
+            return False
+        constructor = self.cls.methods.get("__init__")
+        if constructor is None:
+            return False
+        for value in self.cls.attributes.get(receiver_key[5:], ()):
+            if (
+                type(value) is cst.Name
+                and id(value) in constructor.value_order
+                and value.value in constructor.params
+                and self._passed_linted_instance(constructor, value.value)
+            ):
+                return True
+        return False
+
+    def _passed_linted_instance(self, function: FunctionModel, param: str) -> bool:
+        assert self.external is not None
+        annotation = function.param_annotations.get(param)
         if annotation is not None:
             named = key_of(annotation)
-            return named is not None and self.external.class_info(named) is not None
-        return function.top_level and bool(
-            self.external.parameter_classes(function.name, receiver_key)
-        )
+            if named is not None and self.external.class_info(named) is not None:
+                return True
+        called = function.called_as
+        return called is not None and bool(self.external.parameter_classes(called, param))
 
     def _holds_imported_instance(self, receiver_key: str) -> bool:
         """Whether ``receiver`` was assigned an instance of an imported class that may be

@@ -90,6 +90,22 @@ class FunctionModel:
         return self.class_name is None and self.parent is not None and self.parent.parent is None
 
     @property
+    def called_as(self) -> str | None:
+        """What ``project.call_sites`` knows this function by, for what its callers pass:
+        a top-level function's name, ``Cls.__init__`` for the constructor of a top-level
+        class (called as ``Cls(...)``); None for any other."""
+        if self.top_level:
+            return self.name
+        constructor = (
+            self.name == "__init__"
+            and self.class_name is not None
+            and "." not in self.class_name
+            and self.parent is not None
+            and self.parent.parent is None
+        )
+        return f"{self.class_name}.__init__" if constructor else None
+
+    @property
     def qualname(self) -> str:
         if self.parent is not None and self.parent.name != "<module>":
             return f"{self.parent.qualname}.<locals>.{self.name}"

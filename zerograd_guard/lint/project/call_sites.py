@@ -28,6 +28,7 @@ from zerograd_guard.lint.project.graph import Project, Target, uses_methods
 from zerograd_guard.lint.project.index import ModuleEntry
 from zerograd_guard.lint.regions import dotted_name
 
+CONSTRUCTOR = ".__init__"  # ``Cls.__init__``: the parameters a call of ``Cls(...)`` passes
 MAX_CALLER_FILES = 16  # more callers than this: the parameter stays unknown
 MAX_CALLS = 32
 KEPT_TREES = 32
@@ -141,11 +142,11 @@ class CallSites:
         passed instances of classes (``parameter_classes``) whose methods
         with a backward the function may use (``graph.uses_methods``)."""
         tree = self.tree(entry)
-        definition = top_level_function(tree, function) if tree is not None else None
-        if definition is None:
+        signature = _signature(tree, function) if tree is not None else None
+        if signature is None:
             return False
-        args = definition.args
-        for param in (*args.posonlyargs, *args.args, *args.kwonlyargs):
+        args, skipped = signature
+        for param in (*args.posonlyargs, *args.args, *args.kwonlyargs)[skipped:]:
             for target in self.parameter_classes(entry, function, param.arg) or ():
                 if uses_methods(
                     text,
@@ -154,6 +155,27 @@ class CallSites:
                 ):
                     return True
         return False
+
+    def methods_using(
+        self, entry: ModuleEntry, class_name: str, methods: set[str]
+    ) -> frozenset[str]:
+        """The methods of top-level class ``class_name`` of ``entry`` whose text may use
+        an instance whose ``methods`` run a backward (``graph.uses_methods``)."""
+        tree = self.tree(entry)
+        text = self.project.text_of(entry)
+        if tree is None or text is None:
+            return frozenset()
+        lines = text.splitlines(keepends=True)
+        found = set()
+        for node in tree.body:
+            if not isinstance(node, ast.ClassDef) or node.name != class_name:
+                continue
+            for member in node.body:
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    own = "".join(lines[member.lineno - 1 : member.end_lineno])
+                    if uses_methods(own, methods):
+                        found.add(member.name)
+        return frozenset(found)
 
     def parameter_module(self, entry: ModuleEntry, function: str, param: str) -> str | None:
         """The parameter of top-level ``function`` of ``entry`` to which every call
@@ -166,16 +188,16 @@ class CallSites:
         return self._modules[key]
 
     def _parameter_module(self, entry: ModuleEntry, function: str, param: str) -> str | None:
-        callers = self.callers(entry, function)
+        callers = self.callers(entry, called_name(function))
         own = self.tree(entry)
-        definition = top_level_function(own, function) if own is not None else None
-        if callers is None or definition is None:
+        signature = _signature(own, function) if own is not None else None
+        if callers is None or signature is None:
             return None
-        args = definition.args
+        args, skipped = signature
         slots = {
             name: slot
             for name in (a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
-            if (slot := _slot(args, name)) is not None
+            if (slot := _slot(args, skipped, name)) is not None
         }
         if param not in slots:
             return None
@@ -226,7 +248,7 @@ class CallSites:
     def _parameter_classes(
         self, entry: ModuleEntry, function: str, param: str
     ) -> tuple[Target, ...] | None:
-        callers = self.callers(entry, function)
+        callers = self.callers(entry, called_name(function))
         # only a class with a backward can change a finding: callers with none in reach
         # are not read (most functions' parameters are asked about)
         if callers is None or not any(
@@ -234,10 +256,10 @@ class CallSites:
         ):
             return None
         own = self.tree(entry)
-        definition = top_level_function(own, function) if own is not None else None
-        if definition is None:
+        signature = _signature(own, function) if own is not None else None
+        if signature is None:
             return None
-        slot = _slot(definition.args, param)
+        slot = _slot(*signature, param)
         if slot is None:
             return None
         passed: list[Target] = []
@@ -324,8 +346,36 @@ def top_level_function(
     return found[0] if len(found) == 1 else None
 
 
-def _slot(args: ast.arguments, param: str) -> _Slot | None:
-    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+def called_name(function: str) -> str:
+    """The name a call of ``function`` is written with: a class's for its constructor
+    (``Trainer`` for ``Trainer.__init__``)."""
+    return function.removesuffix(CONSTRUCTOR)
+
+
+def _signature(tree: ast.Module, function: str) -> tuple[ast.arguments, int] | None:
+    """The parameters of top-level function ``function`` of ``tree``, or, for
+    ``Cls.__init__``, of the constructor of top-level class ``Cls`` (defined once, with
+    one ``__init__`` of its own), with how many leading ones a call does not pass
+    (``self``: 1)."""
+    if not function.endswith(CONSTRUCTOR):
+        definition = top_level_function(tree, function)
+        return None if definition is None else (definition.args, 0)
+    name = called_name(function)
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef) and node.name == name]
+    if len(classes) != 1:
+        return None
+    inits = [
+        node
+        for node in classes[0].body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__init__"
+    ]
+    if len(inits) != 1 or not (inits[0].args.posonlyargs or inits[0].args.args):
+        return None
+    return inits[0].args, 1
+
+
+def _slot(args: ast.arguments, skipped: int, param: str) -> _Slot | None:
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)][skipped:]
     if param in positional:
         keyword_ok = param not in {a.arg for a in args.posonlyargs}
         return _Slot(param if keyword_ok else "", positional.index(param))

@@ -742,7 +742,7 @@ class Project:
                     self.calls_elsewhere(entry, "backward")
                     and (entry.steps or self.calls_elsewhere(entry, "steps"))
                 )
-                or bool(self.fed_functions(entry))
+                or bool(self.fed_definitions(entry))
             )
         )
         # a file whose text has no backward and that is no candidate is never analysed,
@@ -760,44 +760,53 @@ class Project:
         return ProjectContext(path=entry.path, key=key, candidate=candidate)
 
     def _callers(self, entry: ModuleEntry) -> list[ModuleEntry]:
-        """The files that may call a top-level function of ``entry`` and so may say what
-        its parameters hold (``call_sites``); none for a function with too many."""
+        """The files that may call a top-level function of ``entry`` (or, in a file with
+        a loop, build an instance of a top-level class) and so may say what its
+        parameters hold (``call_sites``); none for a definition with too many."""
         from zerograd_guard.lint.project.call_sites import for_project
 
         sites = for_project(self)
         found: list[ModuleEntry] = []
         for name, definition in entry.definitions.items():
-            if not definition.is_class:
+            if not definition.is_class or entry.has_loop:  # a class's: what it is built with
                 found.extend(caller.entry for caller in sites.callers(entry, name) or ())
         return found
 
-    def fed_functions(self, entry: ModuleEntry) -> frozenset[str]:
+    def fed_definitions(self, entry: ModuleEntry) -> frozenset[str]:
         """The looping top-level functions of ``entry`` that are passed an instance
         whose methods run a backward, and may use it: the function's text calls one of
         those methods (``agent.update(``), or the class runs one when called
         (``__call__`` / ``forward``: ``loss_scaler(loss, optimizer)``; any call may be
-        of the parameter). A candidate's and the fast path's test (``project.seeds``):
-        first from text (the classes with such methods the callers build), then, for a
-        function that passes, from what every call passes (``call_sites``, the answer
-        the analysis reads): a looping helper that a script building a scaler calls
-        with other arguments (``create_loader(dataset, ...)``) is not fed."""
+        of the parameter). The same for a looping top-level class whose constructor is
+        passed one (``MFPolicyTrainer(policy=policy)``, then ``self.policy.learn(batch)``
+        in its loop): the class's name and those of its methods that may use it. A
+        candidate's and the fast path's test (``project.seeds``): first from text (the
+        classes with such methods the callers build), then, for a definition that
+        passes, from what every call passes (``call_sites``, the answer the analysis
+        reads): a looping helper that a script building a scaler calls with other
+        arguments (``create_loader(dataset, ...)``) is not fed."""
         known = self._fed.get(entry.path)
         if known is not None:
             return known
-        from zerograd_guard.lint.project.call_sites import for_project
+        from zerograd_guard.lint.project.call_sites import CONSTRUCTOR, for_project
 
         sites = for_project(self)
         text = self.text_of(entry)
         found: set[str] = set()
         for name, definition in entry.definitions.items() if text is not None else ():
             own = text[definition.start : definition.end]  # type: ignore[index]
-            if definition.is_class or ("for " not in own and "while " not in own):
+            if "for " not in own and "while " not in own:
                 continue  # no loop of its own: nothing it is passed repeats there
             methods: set[str] = set()
             for caller in sites.callers(entry, name) or ():
                 methods |= self.built_backward_methods(caller.entry)
-            if uses_methods(own, methods) and sites.fed_parameter(entry, name, own):
+            if not uses_methods(own, methods):
+                continue
+            called = name + CONSTRUCTOR if definition.is_class else name
+            if sites.fed_parameter(entry, called, own):
                 found.add(name)
+                if definition.is_class:
+                    found |= sites.methods_using(entry, name, methods)
         known = self._fed[entry.path] = frozenset(found)
         return known
 

@@ -31,8 +31,9 @@ class ImportSeeds:
     entry: ModuleEntry
     targets: dict[str, list[Target]]  # a name -> the linted definitions it may bind
     modules: frozenset[str]  # names bound to linted modules: reached by their chains
-    # top-level functions callers may pass an instance that runs a backward
-    # (``Project.fed_functions``): what the analysis types their parameters with
+    # top-level functions (classes, and their methods using it) callers may pass an
+    # instance that runs a backward (``Project.fed_definitions``): what the analysis
+    # types their parameters with
     fed: frozenset[str] = frozenset()
     imported: frozenset[str] = field(init=False)  # the names of ``targets``
     _uses: dict[str, Use | None] = field(default_factory=dict)
@@ -90,4 +91,4 @@ def import_seeds(project: Project, entry: ModuleEntry) -> ImportSeeds:
             add(name, Target(module, (name,)))
         for name in module.imports:
             add(name, project.resolve_local(module, name))
-    return ImportSeeds(project, entry, targets, frozenset(modules), project.fed_functions(entry))
+    return ImportSeeds(project, entry, targets, frozenset(modules), project.fed_definitions(entry))
