@@ -1176,7 +1176,10 @@ class FlowEngine:
                     cover = FULL
                 if cover == PARTIAL:  # the other modules' gradients stay as they are
                     self._note_partial(event, key, modules)
-                if cover == SUBMODULE:  # the rest of the module's gradients: unknown
+                if cover == SUBMODULE or _nested(key, keys):
+                    # the rest of the module's gradients, or what clearing an optimizer an
+                    # attribute of this one (or holding it: a wrapper's inner optimizer,
+                    # ``opt.opt``) clears of its parameters: unknown
                     entries[key] = UNKNOWN
                 if cover != FULL:
                     continue
@@ -2067,6 +2070,11 @@ def _names_of(event: Event) -> Iterator[str]:
     ):
         yield from (name for name in arguments if name is not None)
         yield from (name for _, name in keywords if name is not None)
+
+
+def _nested(key: str, keys: tuple[str, ...]) -> bool:
+    """Whether optimizer ``key`` is an attribute of one of ``keys`` or holds one."""
+    return any(key.startswith(other + ".") or other.startswith(key + ".") for other in keys)
 
 
 def _same_object(key: str, name: str) -> bool:
