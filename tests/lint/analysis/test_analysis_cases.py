@@ -33,3 +33,12 @@ def test_message_names_the_loops_own_step_on_a_distance_tie() -> None:
     (finding,) = analyze_source(source)
     assert finding.line == 19
     assert "already applied at line 24" in finding.message
+
+
+def test_an_lbfgs_finding_says_the_closure_runs_again_within_the_step() -> None:
+    source = (CASES[0].parent / "lbfgs_single_step.py").read_text(encoding="utf-8")
+    messages = [finding.message for finding in analyze_source(source)]
+    assert len(messages) == 3
+    assert all("LBFGS runs the closure again after each update" in m for m in messages)
+    looped = (CASES[0].parent / "wrapper_classes.py").read_text(encoding="utf-8")
+    assert not any("LBFGS" in finding.message for finding in analyze_source(looped))

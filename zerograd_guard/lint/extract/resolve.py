@@ -1246,6 +1246,7 @@ class Resolver:
                 step = self._as(event, EventKind.STEP, (held.canonical,))
                 if event.closure is not None:
                     self._closure(step, event.closure, function, event.defined)
+                    step.closure_repeats = self._repeats_closure(receiver, function)
                 return [step]
             if held.kind == ENGINE:
                 step = self._as(event, EventKind.STEP, (ALL,))
@@ -1303,30 +1304,64 @@ class Resolver:
             self._judged[class_name, judge] = judged
         return self._judged[class_name, judge]
 
-    def _built_class(self, key: str, function: FunctionModel) -> str | None:
-        """The class every binding of ``key`` (a plain name, or ``self.x``) builds an
-        instance of by calling it (``optimizer = LARS(SGD(...))``); None when some
-        binding is anything else, or ``key`` is a parameter."""
+    def _bindings(
+        self, key: str, function: FunctionModel
+    ) -> list[tuple[cst.BaseExpression, FunctionModel]] | None:
+        """Every value ``key`` (a plain name, or ``self.x``) is bound to where ``function``
+        reads it, with the scope binding it; None when it is a parameter or anything
+        else."""
         if key.startswith("self.") and key.count(".") == 1:
             cls = self._class_of(function)
             if cls is None:
                 return None
-            bindings = [
+            return [
                 (value, info.methods.get("__init__", function))
                 for info in self._mro(cls)
                 for value in info.attributes.get(key[5:], ())
             ]
-        elif "." in key or "[" in key:
+        if "." in key or "[" in key:
             return None
-        else:
-            scope: FunctionModel | None = function
-            while scope is not None and key not in scope.assignments:
-                if key in scope.params:
-                    return None
-                scope = scope.parent
-            if scope is None or key in scope.params or key in scope.tuple_assignments:
+        scope: FunctionModel | None = function
+        while scope is not None and key not in scope.assignments:
+            if key in scope.params:
                 return None
-            bindings = [(value, scope) for value in scope.assignments[key]]
+            scope = scope.parent
+        if scope is None or key in scope.params or key in scope.tuple_assignments:
+            return None
+        return [(value, scope) for value in scope.assignments[key]]
+
+    def _repeats_closure(self, key: str, function: FunctionModel) -> bool:
+        """Whether every binding of optimizer ``key`` builds PyTorch's ``LBFGS`` (not with
+        ``max_iter=1`` written out): its ``step(closure)`` evaluates the closure again
+        after each update of the parameters (``max_iter`` times, 20 by default), so a
+        closure that does not clear adds each evaluation's gradients onto those the
+        update used."""
+        bindings = self._bindings(key, function)
+        if not bindings:
+            return False
+        for value, _ in bindings:
+            if type(value) is not cst.Call:
+                return False
+            name = key_of(value.func) or ""
+            if name.rpartition(".")[2] != "LBFGS" or not from_torch(name, self.model.imports):
+                return False
+            for arg in value.args:
+                if (
+                    arg.keyword is not None
+                    and arg.keyword.value == "max_iter"
+                    and type(arg.value) is cst.Integer
+                    and arg.value.value == "1"
+                ):
+                    return False
+        return True
+
+    def _built_class(self, key: str, function: FunctionModel) -> str | None:
+        """The class every binding of ``key`` (a plain name, or ``self.x``) builds an
+        instance of by calling it (``optimizer = LARS(SGD(...))``); None when some
+        binding is anything else, or ``key`` is a parameter."""
+        bindings = self._bindings(key, function)
+        if bindings is None:
+            return None
         built = set()
         for value, scope in bindings:
             if type(value) is not cst.Call:

@@ -673,14 +673,20 @@ class FlowEngine:
             self._note_joint_clear(event, frame)
             return {self._backward(state, event, reach) for state in states}
         if kind == EventKind.STEP:
-            if event.closure_model is not None:
-                states = self.call(event.closure_model, event, states, frame, closure=True)
+            closure = event.closure_model
+            if closure is not None:
+                states = self.call(closure, event, states, frame, closure=True)
             if event.engine:
                 return {self._clear(state, event, (ALL,), (), frame) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             if event.callee_name == CONFIGURED_STEP:
                 return {self._unknown_step(state, event) for state in states}
-            return {self._step(state, event, keys) for state in states}
+            states = {self._step(state, event, keys) for state in states}
+            if closure is not None and event.closure_repeats:
+                # LBFGS evaluates the closure again after each update: once more shows it
+                states = self.call(closure, event, states, frame, closure=True)
+                states = {self._step(state, event, keys) for state in states}
+            return states
         if kind == EventKind.CLEAR:
             keys = tuple(frame.map(key) for key in event.optimizers)
             modules = tuple(frame.map(module) for module in event.modules)

@@ -84,6 +84,8 @@ class Event:
     callee_name: str | None = None
     closure: str | None = None  # name passed as ``step(closure)``
     closure_model: FunctionModel | None = field(default=None, repr=False)
+    # STEP: the optimizer runs the closure again after updating the parameters (LBFGS)
+    closure_repeats: bool = False
     # a closure made by ``functools.partial(f, *args, **kwargs)``: the arguments it binds
     # to ``closure_model``'s parameters (keys in the step's function)
     closure_args: tuple[str | None, ...] = ()

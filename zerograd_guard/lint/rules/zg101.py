@@ -257,6 +257,11 @@ for x, y in loader:
                 f"applies them again"
                 f"{_partial_note(model, key, backward)}{_rebuilt_note(model, key, backward)}"
             )
+            if step.closure_repeats:
+                message += (
+                    " (LBFGS runs the closure again after each update within one step: "
+                    "clear at the start of the closure)"
+                )
             inert = _inert_clear(model, key, backward)
             if step.callee_name == HANDED_OVER:
                 yield _handed_over(model, self.code, backward, step, step_place, subject, call)
