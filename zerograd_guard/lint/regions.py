@@ -489,8 +489,7 @@ def uses_project_imports(
 
     def seeded(statement: Statement) -> bool:
         if fed and any(
-            type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-            and node.name in fed
+            type(node) in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and node.name in fed
             for node in statement.nodes
         ):
             return True  # what its callers pass it may run a backward (``call_sites``)
