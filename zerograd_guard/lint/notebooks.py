@@ -49,6 +49,7 @@ class JoinedLine:
     original: str  # the cell's text of this line (newline included when present)
     masked: bool
     joined: str  # this line in the joined source (newline included)
+    dedent: int = 0  # characters of the cell's leading indent left out (``leading_indent``)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class Notebook:
         if not self.lines:
             return (1, line, column)
         entry = self.lines[min(max(line, 1), len(self.lines)) - 1]
-        return (entry.cell + 1, entry.cell_line, column)
+        return (entry.cell + 1, entry.cell_line, column + entry.dedent)
 
     def cite_lines(self, message: str) -> str:
         """``message`` with each ``line N`` of the joined program as ``cell C, line L``.
@@ -117,19 +118,32 @@ class Notebook:
         edit touches masked IPython syntax or spans two cells.
         """
         per_cell: dict[int, list[tuple[int, int, str]]] = {}
+        dedented: dict[int, list[Edit]] = {}
         for edit in edits:
             located = self._cell_range(edit)
             if located is None:
-                return None
+                cell = self._edit_cell(edit)
+                if cell is None or self._dedented_cell(cell) is None:
+                    return None
+                dedented.setdefault(cell, []).append(edit)
+                continue
             cell, start, end, content = located
             per_cell.setdefault(cell, []).append((start, end, content))
+        if set(per_cell) & set(dedented):
+            return None
         spans = self.spans
         replacements: list[tuple[int, int, str]] = []
         new_texts: dict[int, str] = {}
-        for cell, cell_edits in per_cell.items():
-            text = self.cell_texts[cell]
-            for start, end, content in sorted(cell_edits, reverse=True):
-                text = text[:start] + content + text[end:]
+        for cell in [*per_cell, *dedented]:
+            if cell in dedented:
+                edited = self._edited_dedented(cell, dedented[cell])
+                if edited is None:
+                    return None
+                text = edited
+            else:
+                text = self.cell_texts[cell]
+                for start, end, content in sorted(per_cell[cell], reverse=True):
+                    text = text[:start] + content + text[end:]
             span = spans.get(cell)
             if span is None:
                 return None
@@ -205,6 +219,16 @@ class Notebook:
             return index - 1, len(previous.original) + 1
         return index, column
 
+    def _edit_cell(self, edit: Edit) -> int | None:
+        """The cell ``edit`` lies in (as ``_cell_range`` places it); None: two cells."""
+        if not self.lines:
+            return None
+        insertion = edit.start == edit.end
+        first, _ = self._locate(edit.start, insertion)
+        last = self._locate(edit.end, insertion)[0] if not insertion else first
+        cell = self.lines[first].cell
+        return cell if self.lines[last].cell == cell else None
+
     def _cell_range(self, edit: Edit) -> tuple[int, int, int, str] | None:
         if not self.lines:
             return None
@@ -212,7 +236,7 @@ class Notebook:
         first, start_col = self._locate(edit.start, insertion)
         last, end_col = self._locate(edit.end, insertion) if not insertion else (first, start_col)
         span = self.lines[first : last + 1]
-        if any(entry.masked for entry in span) or span[0].cell != span[-1].cell:
+        if any(entry.masked or entry.dedent for entry in span) or span[0].cell != span[-1].cell:
             return None
         content = edit.content
         head, tail = self.lines[first], self.lines[last]
@@ -222,6 +246,55 @@ class Notebook:
             # Appending after a cell's last line, which has no newline of its own.
             content = "\n" + content.removesuffix("\n")
         return head.cell, start, end, content
+
+    def _dedented_cell(self, cell: int) -> tuple[list[JoinedLine], str] | None:
+        """The lines of ``cell`` and the indent IPython runs it without, when the cell is
+        indented as a whole (``leading_indent``), and every line has that indent or is
+        empty, and none is masked: then an edit of the text it runs maps back exactly."""
+        entries = [entry for entry in self.lines if entry.cell == cell]
+        indented = next((entry for entry in entries if entry.dedent), None)
+        if indented is None:
+            return None
+        prefix = indented.original[: indented.dedent]
+        for entry in entries:
+            if entry.masked or not (entry.dedent or not strip_ending(entry.original)):
+                return None
+        return entries, prefix
+
+    def _edited_dedented(self, cell: int, edits: list[Edit]) -> str | None:
+        """``cell``'s text with ``edits`` (joined-source offsets inside it) applied to the
+        text IPython runs, then indented back: every line but an empty one gets the
+        cell's indent again, so the lines no edit touched are as they were."""
+        found = self._dedented_cell(cell)
+        if found is None:
+            return None
+        entries, prefix = found
+        base = entries[0].joined_start
+        text = "".join(entry.joined for entry in entries)
+        for edit in sorted(edits, key=lambda edit: edit.start, reverse=True):
+            start, end = edit.start - base, edit.end - base
+            if not 0 <= start <= end <= len(text):
+                return None
+            text = text[:start] + edit.content + text[end:]
+        result = "".join(
+            line if not strip_ending(line) else prefix + line
+            for line in split_lines(text, keepends=True)
+        )
+        if not self.cell_texts[cell].endswith("\n"):
+            result = result.removesuffix("\n")  # the joined program ends each cell
+        return result
+
+
+def leading_indent(lines: Sequence[str]) -> list[int]:
+    """How many characters IPython strips from the start of each of a cell's ``lines``
+    before running it (its ``leading_empty_lines`` and ``leading_indent`` transforms):
+    when the first line that is not blank starts with spaces or tabs, that whitespace is
+    removed from every line that starts with it, so a cell indented as a whole runs."""
+    first = next((line for line in lines if line.strip()), "")
+    indent = first[: len(first) - len(first.lstrip(" \t"))]
+    if not indent:
+        return [0] * len(lines)
+    return [len(indent) if line.startswith(indent) else 0 for line in lines]
 
 
 def _cell_text(cell: Any, index: int) -> str:
@@ -235,18 +308,21 @@ def _cell_text(cell: Any, index: int) -> str:
 
 def _cell_syntax_errors(lines: Sequence[JoinedLine]) -> list[CellSyntaxError]:
     """The code cells whose masked text does not parse on its own."""
-    by_cell: dict[int, list[str]] = {}
+    by_cell: dict[int, list[JoinedLine]] = {}
     for entry in lines:
-        by_cell.setdefault(entry.cell, []).append(entry.joined)
+        by_cell.setdefault(entry.cell, []).append(entry)
     errors = []
-    for cell, texts in by_cell.items():
+    for cell, entries in by_cell.items():
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                ast.parse("".join(texts))
+                ast.parse("".join(entry.joined for entry in entries))
         except SyntaxError as error:
             message = " ".join((error.msg or "invalid syntax").split())
-            errors.append(CellSyntaxError(cell + 1, error.lineno or 1, error.offset or 1, message))
+            line = error.lineno or 1
+            dedent = entries[line - 1].dedent if 0 < line <= len(entries) else 0
+            column = (error.offset or 1) + dedent
+            errors.append(CellSyntaxError(cell + 1, line, column, message))
         except (ValueError, RecursionError, MemoryError) as error:
             errors.append(CellSyntaxError(cell + 1, 1, 1, type(error).__name__))
     return errors
@@ -283,10 +359,15 @@ def read_notebook(raw: str) -> Notebook:
         text = _cell_text(cell, index)
         cell_texts[index] = text
         cell_lines = split_lines(text, keepends=True)
-        masks = mask_cell([strip_ending(line) for line in cell_lines])
+        dedents = leading_indent([strip_ending(line) for line in cell_lines])
+        masks = mask_cell(
+            [strip_ending(line)[cut:] for line, cut in zip(cell_lines, dedents, strict=True)]
+        )
         cell_offset = 0
-        for number, (original, mask) in enumerate(zip(cell_lines, masks, strict=True), start=1):
-            joined = (strip_ending(original) if mask is None else mask) + (
+        for number, (original, mask, cut) in enumerate(
+            zip(cell_lines, masks, dedents, strict=True), start=1
+        ):
+            joined = (strip_ending(original)[cut:] if mask is None else mask) + (
                 line_ending(original) or "\n"
             )
             lines.append(
@@ -298,6 +379,7 @@ def read_notebook(raw: str) -> Notebook:
                     original=original,
                     masked=mask is not None,
                     joined=joined,
+                    dedent=cut,
                 )
             )
             offset += len(joined)
