@@ -23,6 +23,9 @@ class _Run(NamedTuple):
     as_iteration: bool = False
     self_class: str | None = None
     site: Event | None = None
+    # a parameter of ``function`` that holds an instance of a class of this file: its
+    # ``param.m()`` calls dispatch to that class (``_annotated_drivers``)
+    instance: tuple[str, str] | None = None
 
 
 def _runs_per_batch(function: FunctionModel, model: ModuleModel) -> bool:
@@ -82,6 +85,9 @@ def check_flow(
             for cls in model.classes.values()
             for inherited, site in _foreign_inherited_loops(cls, model, engine)
         ]
+        runs += [
+            run for cls in model.classes.values() for run in _annotated_drivers(cls, model, engine)
+        ]
     for run in runs:
         if run.site is not None:
             engine.via.append(run.site)
@@ -91,6 +97,7 @@ def check_flow(
                 as_iteration=run.as_iteration,
                 self_class=run.self_class,
                 boundary_clear=driven.get(run.function, False),
+                instance=run.instance,
             )
         except BudgetExceeded:
             engine.stack.clear()
@@ -156,6 +163,27 @@ def _foreign_inherited_loops(
                 found.setdefault(name, method)
     site = Event(kind=EventKind.CALL, node=cls.node, function=model.body)
     return [(method, site) for method in found.values()]
+
+
+def _annotated_drivers(cls: ClassInfo, model: ModuleModel, engine: FlowEngine) -> list[_Run]:
+    """Project mode: the loops of other linted modules over a parameter annotated with a
+    base class of ``cls`` (from another module) that call methods on it (mammoth's
+    ``train_single_epoch(model: ContinualModel, ...)`` calling ``model.meta_observe()``,
+    which runs ``self.observe()``): a script may pass any subclass (mammoth builds the
+    model by its name), so each runs with an instance of ``cls`` there, when ``cls``
+    overrides a method with a backward. Placed at the class statement."""
+    external = model.external
+    if cls.node is None or external is None:
+        return []
+    if not any(engine.reaches(method, (EventKind.BACKWARD,)) for method in cls.methods.values()):
+        return []
+    site = Event(kind=EventKind.CALL, node=cls.node, function=model.body)
+    return [
+        _Run(driver, site=site, instance=(param, cls.name))
+        for base in cls.bases
+        if base not in model.classes
+        for driver, param in external.drivers(base)
+    ]
 
 
 __all__ = ["FlowEngine", "Observations", "check_flow"]

@@ -248,6 +248,7 @@ class FlowEngine:
         self.model = model
         self.observations = Observations()
         self.stack: list[FunctionModel] = []
+        self.instance: tuple[str, str] | None = None  # see ``run``
         self._contains: dict[tuple[int, EventKind], bool] = {}
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._function_locals: dict[int, frozenset[str]] = {}  # ``_locals``, per function
@@ -313,13 +314,16 @@ class FlowEngine:
         as_iteration: bool = False,
         self_class: str | None = None,
         boundary_clear: bool = False,
+        instance: tuple[str, str] | None = None,
     ) -> None:
         """Analyse ``function`` from an unknown entry state; with ``as_iteration`` its body is
         one iteration of a loop its framework runs (Lightning's ``training_step``), and with
         ``boundary_clear`` the framework steps and clears between iterations (every
         gradient is cleared when the body starts); ``self_class``: the subclass whose
-        methods ``self.m()`` dispatches to."""
-        if not self.reaches(function, (EventKind.BACKWARD,)):
+        methods ``self.m()`` dispatches to; ``instance``: (a parameter, the class of this
+        file whose methods its ``param.m()`` calls dispatch to)."""
+        self.instance = instance
+        if instance is None and not self.reaches(function, (EventKind.BACKWARD,)):
             return  # no backward, no finding: nothing to judge
         self.work = 0
         frame = self._frame(function, {}, None)
@@ -717,8 +721,13 @@ class FlowEngine:
             return states
         if kind == EventKind.CALL:
             callee = event.callee
+            instance_class = None
             if event.receiver == "self" and frame.self_class and event.method:
                 callee = self.dispatch(frame.self_class, event.method) or callee
+            elif self.instance is not None and event.method and event.receiver is not None:
+                instance_class = self._instance_class(event.receiver, frame)
+                if instance_class is not None:
+                    callee = self.dispatch(instance_class, event.method) or callee
             if callee is not None and self.reaches(callee, _EFFECTS):
                 if callee.is_generator:
                     # the call runs none of the body: it runs a piece at a time while the
@@ -727,8 +736,16 @@ class FlowEngine:
                     # over the call: ``loop``)
                     self._generators.add(id(event.node))
                     return {self._havoc(state, (ALL,)) for state in states}
-                return self.call(callee, event, states, frame)
+                return self.call(callee, event, states, frame, instance_class=instance_class)
         return states
+
+    def _instance_class(self, receiver: str, frame: _Frame) -> str | None:
+        """The class of this file ``receiver`` is an instance of when it is the judged
+        driver's parameter (``run``'s ``instance``), or names it through the parameters
+        of the calls since."""
+        param, class_name = self.instance  # type: ignore[misc]
+        driver = bool(self.stack) and frame.function is self.stack[0]
+        return class_name if frame.env.get(receiver, driver and receiver) == param else None
 
     def dispatch(self, class_name: str, method: str) -> FunctionModel | None:
         """``method`` as seen from an instance of ``class_name`` (in-file classes only)."""
@@ -1383,7 +1400,10 @@ class FlowEngine:
         frame: _Frame,
         *,
         closure: bool = False,
+        instance_class: str | None = None,
     ) -> set[State]:
+        """``instance_class``: the class of this file the receiver is an instance of, for
+        ``self.m()`` inside the callee (``_instance_class``)."""
         if callee in self.stack or len(self.stack) > MAX_CALL_DEPTH:
             return {self._havoc(state, (ALL,)) for state in states}
         if closure:
@@ -1394,6 +1414,8 @@ class FlowEngine:
             inner = _Frame(callee, env, frame.self_prefix, frame.tag, frame.self_class)
         else:
             inner = self._bind(callee, event, frame)
+            if instance_class is not None:
+                inner.self_class = instance_class
         shares_names = closure or _encloses(frame.function, callee)
         if shares_names:  # a closure's conditions on free names correlate with its definer's
             inner.tag = frame.tag

@@ -21,6 +21,7 @@ imports (``from engine import train_one_epoch``, ``import engine`` and
 from __future__ import annotations
 
 import ast
+import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -28,7 +29,10 @@ from zerograd_guard.lint.project.graph import Project, Target, uses_methods
 from zerograd_guard.lint.project.index import ModuleEntry
 from zerograd_guard.lint.regions import dotted_name
 
+# a looping function, and its parameter annotated with a class: (file, function, parameter)
+_Driver = tuple[ModuleEntry, str, str]
 CONSTRUCTOR = ".__init__"  # ``Cls.__init__``: the parameters a call of ``Cls(...)`` passes
+MAX_BASES = 8  # classes above one whose drivers are looked for
 MAX_CALLER_FILES = 16  # more callers than this: the parameter stays unknown
 MAX_CALLS = 32
 KEPT_TREES = 32
@@ -61,6 +65,8 @@ class CallSites:
         self._module_importers: dict[str, list[tuple[ModuleEntry, str]]] = {}
         self._modules: dict[tuple[str, str, str], str | None] = {}
         self._indexed: dict[str, _Uses] = {}  # for the trees kept
+        # per class (path, name): its annotated drivers (``annotated_drivers``)
+        self._drivers: dict[tuple[str, tuple[str, ...]], tuple[_Driver, ...]] = {}
 
     # -- callers ----------------------------------------------------------------------
 
@@ -155,6 +161,66 @@ class CallSites:
                 ):
                     return True
         return False
+
+    def annotated_drivers(self, target: Target) -> tuple[_Driver, ...]:
+        """The looping top-level functions with a parameter annotated with class
+        ``target`` or one of its linted bases, on which they call methods (mammoth's
+        ``train(model: ContinualModel, ...)`` calling ``model.meta_observe(...)`` per
+        batch), as (file, function, parameter): they run the methods of whatever
+        subclass a script passes. Looked for in each class's own module and the files
+        importing it by name (at most ``MAX_CALLER_FILES`` of them: more, none)."""
+        found: list[_Driver] = []
+        pending, seen = [target], set()
+        while pending and len(seen) < MAX_BASES:
+            current = pending.pop(0)
+            key = (current.entry.path, current.attribute)
+            if key in seen or len(current.attribute) != 1:
+                continue
+            seen.add(key)
+            if key not in self._drivers:
+                self._drivers[key] = self._annotated_drivers(current)
+            found.extend(self._drivers[key])
+            definition = current.entry.definitions.get(current.attribute[0])
+            for base in definition.bases if definition is not None else ():
+                above = self.project.top_definition(current.entry, base, is_class=True)
+                if above is not None:
+                    pending.append(above)
+        unique = {(entry.path, name, param): (entry, name, param) for entry, name, param in found}
+        return tuple(unique.values())
+
+    def _annotated_drivers(self, target: Target) -> tuple[_Driver, ...]:
+        if len(target.attribute) != 1:
+            return ()
+        name = target.attribute[0]
+        files = [(target.entry, name)]
+        for importer, local in self._imports_by_last().get(name, ()):
+            resolved = self.project.resolve_local(importer, local)
+            if importer is not target.entry and resolved == target:
+                files.append((importer, local))
+        # every subclass's module imports the class: only a looping file that writes the
+        # name as an annotation is read
+        files = [
+            (entry, local)
+            for entry, local in files
+            if entry.has_loop
+            and re.search(rf":\s*['\"]?{re.escape(local)}\b", self.project.text_of(entry) or "")
+        ]
+        if len(files) > MAX_CALLER_FILES + 1:
+            return ()
+        found = []
+        for entry, local in files:
+            tree = self.tree(entry)
+            for node in tree.body if tree is not None else ():
+                if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    continue
+                params = [
+                    arg.arg
+                    for arg in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
+                    if arg.annotation is not None and _annotation_name(arg.annotation) == local
+                ]
+                if params and _loops(node):
+                    found.extend((entry, node.name, param) for param in _receivers(node, params))
+        return tuple(found)
 
     def methods_using(
         self, entry: ModuleEntry, class_name: str, methods: set[str]
@@ -344,6 +410,29 @@ def top_level_function(
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name
     ]
     return found[0] if len(found) == 1 else None
+
+
+def _annotation_name(annotation: ast.expr) -> str | None:
+    """The dotted name an annotation writes (``Model``, ``models.Model``, ``"Model"``)."""
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.strip() or None
+    return _written(annotation)
+
+
+def _loops(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any(isinstance(node, (ast.For, ast.AsyncFor, ast.While)) for node in ast.walk(function))
+
+
+def _receivers(function: ast.FunctionDef | ast.AsyncFunctionDef, params: list[str]) -> list[str]:
+    """Those of ``params`` that ``function`` calls a method on (``model.observe(...)``)."""
+    called = {
+        node.func.value.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and isinstance(node.func.value, ast.Name)
+    }
+    return [param for param in params if param in called]
 
 
 def called_name(function: str) -> str:

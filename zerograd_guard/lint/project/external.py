@@ -63,25 +63,31 @@ class Loader:
     def __init__(self, project: Project, options: AnalysisOptions) -> None:
         self.project = project
         self.options = options
-        self._loaded: OrderedDict[tuple[str, str, int], LoadedModule | None] = OrderedDict()
+        self._loaded: OrderedDict[tuple[str, str, int, bool], LoadedModule | None] = OrderedDict()
 
-    def load(self, entry: ModuleEntry, name: str, depth: int) -> LoadedModule | None:
+    def load(
+        self, entry: ModuleEntry, name: str, depth: int, driver: bool = False
+    ) -> LoadedModule | None:
         """The model holding definition ``name`` of ``entry``, ``depth`` calls away from
         the analysed file. Only the definition's own text is parsed (placed at its lines
         in the file, the module's imports known), not the whole module: a helper module
-        is often large and one function of it is called."""
-        key = (entry.path, name, depth)
+        is often large and one function of it is called. ``driver``: a loop over a
+        parameter annotated with a class (``ProjectLookup.drivers``), whose calls on it
+        are kept whatever that class's own code does."""
+        key = (entry.path, name, depth, driver)
         if key in self._loaded:
             self._loaded.move_to_end(key)
             return self._loaded[key]
         self._loaded[key] = None  # being built: a call back into it stays unknown
-        loaded = self._build(entry, name, depth)
+        loaded = self._build(entry, name, depth, driver)
         self._loaded[key] = loaded
         if len(self._loaded) > MAX_LOADED:
             self._loaded.popitem(last=False)
         return loaded
 
-    def _build(self, entry: ModuleEntry, name: str, depth: int) -> LoadedModule | None:
+    def _build(
+        self, entry: ModuleEntry, name: str, depth: int, driver: bool
+    ) -> LoadedModule | None:
         from zerograd_guard.lint.analyze import parse_for_analysis
         from zerograd_guard.lint.extract import build_model, resolve_module
         from zerograd_guard.lint.extract.positions import Positions
@@ -103,12 +109,16 @@ class Loader:
                 return None
         # what the definition's module imports, known while it is walked (a call on an
         # imported module, ``clean.wipe(model)``, is kept for resolution)
-        model = build_model(module, self.options, entry.imports)
-        if depth < MAX_DEPTH:
+        # a driver's walk keeps the calls on its annotated parameter (``drivers``)
+        lookup = ProjectLookup(self, entry, None, depth, driver) if depth < MAX_DEPTH else None
+        model = build_model(
+            module, self.options, entry.imports, external=lookup if driver else None
+        )
+        if lookup is not None:
             # names the definition uses from its module (imports, other definitions)
             own = {other: f"{entry.name}.{other}" for other in entry.definitions}
             model.imports = {**own, **entry.imports, **model.imports}
-            model.external = ProjectLookup(self, entry, None, depth)
+            model.external = lookup
         resolve_module(model, self.options)
         positions = Positions(
             module,
@@ -135,10 +145,14 @@ class ProjectLookup:
         entry: ModuleEntry,
         blocked: frozenset[str] | None,
         depth: int = 0,
+        driver: bool = False,
     ) -> None:
         self.loader = loader
         self.entry = entry
         self.depth = depth  # how many calls away from the analysed file this module is
+        # a driver's module (``Loader.load``): a class whose own code cannot touch
+        # gradients is known too (a subclass's overrides may)
+        self.driver = driver
         # files whose names stay unknown here (cycles); None: ``entry``'s import cycle,
         # found only when a call first needs it (``_blocks``)
         self._blocked = blocked
@@ -197,6 +211,8 @@ class ProjectLookup:
         return self._functions[local]
 
     def class_info(self, local: str) -> ClassInfo | None:
+        if self.driver:
+            return self.base_class(local)
         if local not in self._classes:
             found = self._target(local)
             cls = None
@@ -274,6 +290,28 @@ class ProjectLookup:
                 cls = flattened(found[0], found[1][0])
             self._bases[local] = cls
         return self._bases[local]
+
+    def drivers(self, local: str) -> tuple[tuple[FunctionModel, str], ...]:
+        """The looping functions of other linted modules with a parameter annotated with
+        class ``local`` (a name this module writes) on which they call methods, each with
+        that parameter (``call_sites.annotated_drivers``); only the analysed file asks."""
+        if self.depth:
+            return ()
+        from zerograd_guard.lint.project.call_sites import for_project
+
+        project = self.loader.project
+        target = project.resolve_local(self.entry, local)
+        if target is None or len(target.attribute) != 1:
+            return ()
+        found = []
+        for entry, name, param in for_project(project).annotated_drivers(target):
+            if entry is self.entry or not project.loadable(entry, name) or self._blocks(entry):
+                continue
+            loaded = self.loader.load(entry, name, self.depth + 1, driver=True)
+            function = None if loaded is None else loaded.model.body.nested.get(name)
+            if function is not None:
+                found.append((function, param))
+        return tuple(found)
 
     def inert_function(self, local: str) -> FunctionModel | None:
         """``local`` as ``function`` answers, also when it cannot touch gradients in what

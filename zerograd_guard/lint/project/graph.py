@@ -751,7 +751,9 @@ class Project:
         key = ""
         if self.keyed and (entry.backward or candidate):
             key = self._closure_key(entry)
-            callers = sorted({c.path for c in self._callers(entry)} - {entry.path})
+            callers = sorted(
+                {c.path for c in (*self._callers(entry), *self._drivers(entry))} - {entry.path}
+            )
             if callers:  # what they pass may type a parameter (``call_sites``)
                 digest = hashlib.sha256(key.encode())
                 for caller in callers:
@@ -770,6 +772,22 @@ class Project:
         for name, definition in entry.definitions.items():
             if not definition.is_class or entry.has_loop:  # a class's: what it is built with
                 found.extend(caller.entry for caller in sites.callers(entry, name) or ())
+        return found
+
+    def _drivers(self, entry: ModuleEntry) -> list[ModuleEntry]:
+        """The files with a loop over a parameter annotated with a base class (of another
+        module) of a class of ``entry`` with a backward: the analysis runs them with an
+        instance of that class (``call_sites.annotated_drivers``)."""
+        from zerograd_guard.lint.project.call_sites import for_project
+
+        found: list[ModuleEntry] = []
+        for name, definition in entry.definitions.items():
+            if not definition.is_class or not self._backward_methods(entry, name):
+                continue
+            for base in definition.bases:
+                target = self.top_definition(entry, base, is_class=True)
+                if target is not None and target.entry is not entry:
+                    found.extend(e for e, _, _ in for_project(self).annotated_drivers(target))
         return found
 
     def fed_definitions(self, entry: ModuleEntry) -> frozenset[str]:
