@@ -334,17 +334,40 @@ class Resolver:
         engine that runs the backward too (DeepSpeed's, whose ``step()`` clears for you), a
         called module and one on which anything but an optimizer's attributes is read
         (``vae.reconstruct``: ``OPTIMIZER_ATTRIBUTES``) are left unknown. Parameters only,
-        without an annotation: any other binding says what the name holds."""
+        without an annotation: any other binding says what the name holds. The same for
+        an attribute ``self.x`` that only the constructor binds, to such a parameter, and
+        that the class's methods use that way (a wrapper of the optimizers it is handed,
+        uvadlc's ``OptCollection``)."""
+        if key.startswith("self.") and key.count(".") == 1:
+            return self._attribute_used_as_optimizer(key, function)
         if key not in function.params or key in function.param_annotations:
             return False
         used = self._uses(function).get(key, frozenset())
-        if not {"zero_grad", "step"} <= used or used & {"backward", "()", "step(...)"}:
+        return _optimizer_uses(used) and _reads_optimizer_attributes(
+            self.model.module.code_for_node(function.node), key
+        )
+
+    def _attribute_used_as_optimizer(self, key: str, function: FunctionModel) -> bool:
+        cls = self._class_of(function)
+        constructor = cls.methods.get("__init__") if cls is not None else None
+        if cls is None or constructor is None or cls.node is None:
             return False
-        # a module with a ``step()`` of its own (``vae.step()`` annealing a KL weight) also
-        # reads other attributes: only what an optimizer has may be read on it
-        text = self.model.module.code_for_node(function.node)
-        read = re.findall(rf"(?<![\w.]){re.escape(key)}\s*\.\s*(\w+)", text)
-        return set(read) <= OPTIMIZER_ATTRIBUTES
+        bindings = cls.attributes.get(key[5:], ())
+        if not bindings or not all(
+            type(value) is cst.Name
+            and id(value) in constructor.value_order
+            and value.value in constructor.params
+            and value.value not in constructor.param_annotations
+            and not _has_default(constructor, value.value)  # ``cv=None``: maybe none
+            for value in bindings
+        ):
+            return False
+        used: set[str] = set()
+        for method in cls.methods.values():
+            used |= self._uses(method).get(key, frozenset())
+        return _optimizer_uses(frozenset(used)) and _reads_optimizer_attributes(
+            self.model.module.code_for_node(cls.node), key
+        )
 
     def _used_as_scaler(self, key: str, function: FunctionModel) -> bool:
         """Whether parameter ``key`` of ``function`` holds a gradient scaler by how the
@@ -1707,6 +1730,30 @@ def _sync_after_accumulate(statements: list[Statement]) -> None:
             and set(statement.optimizers) <= managed
         ):
             statements[index] = If(atom=SYNC, negated=False, body=[statement], orelse=[])
+
+
+def _has_default(function: FunctionModel, param: str) -> bool:
+    node = function.node
+    if type(node) is not cst.FunctionDef:
+        return False
+    parameters = node.params
+    for each in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params):
+        if each.name.value == param:
+            return each.default is not None
+    return False
+
+
+def _optimizer_uses(used: frozenset[str]) -> bool:
+    """Whether the methods called on an object are an optimizer's (``_used_as_optimizer``):
+    ``zero_grad()`` and ``step()``, no call of it, no backward, no ``step`` with data."""
+    return {"zero_grad", "step"} <= used and not used & {"backward", "()", "step(...)"}
+
+
+def _reads_optimizer_attributes(text: str, key: str) -> bool:
+    """Whether ``text`` reads nothing on ``key`` but what an optimizer has: a module with a
+    ``step()`` of its own (``vae.step()`` annealing a KL weight) reads other attributes."""
+    read = re.findall(rf"(?<![\w.]){re.escape(key)}\s*\.\s*(\w+)", text)
+    return set(read) <= OPTIMIZER_ATTRIBUTES
 
 
 def _receiver_uses(function: FunctionModel) -> dict[str, frozenset[str]]:
