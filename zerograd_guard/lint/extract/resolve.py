@@ -142,6 +142,13 @@ def _declared_only(method: FunctionModel) -> bool:
     return type(raised) is cst.Name and raised.value == "NotImplementedError"
 
 
+def _self_attribute(node: cst.BaseExpression) -> str | None:
+    """``name`` for ``self.name``, else None."""
+    if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
 def _assigning(info: ClassInfo, value: cst.BaseExpression, reader: FunctionModel) -> FunctionModel:
     """Where ``self.x = value`` is read from: the method of ``info`` that assigned it when
     ``value`` is one of that method's parameters (``self.optimizer = optimizer`` in
@@ -1108,14 +1115,25 @@ class Resolver:
             return None
         return made[self._pick_index((scope.qualname, name), len(made))]
 
-    def _made_by(self, value: cst.BaseExpression, scope: FunctionModel) -> Made | None:
-        """``_made`` for one assigned ``value``."""
+    def _made_by(
+        self, value: cst.BaseExpression, scope: FunctionModel, depth: int = 0
+    ) -> Made | None:
+        """``_made`` for one assigned ``value``: a call of a factory function, or of a
+        method of the class on ``self`` (``self._make_train_step_fn()``, then ``self``
+        is the factory's first argument), or an attribute of ``self`` bound to one
+        (``step_fn = self.train_step_fn``)."""
         value = self._uncompiled(value)
-        if type(value) is not cst.Call or type(value.func) is not cst.Name:
+        if _self_attribute(value) is not None and depth < 2:
+            return self._made_attribute(_self_attribute(value), scope, depth + 1)  # type: ignore[arg-type]
+        if type(value) is not cst.Call or any(arg.star for arg in value.args):
             return None
-        if any(arg.star for arg in value.args):
+        receiver: tuple[str, ...] = ()
+        if type(value.func) is cst.Name:
+            factory = self.function_named(value.func.value, scope)
+        elif (method := _self_attribute(value.func)) is not None:
+            factory, receiver = self.method(self._class_name(scope), method), ("self",)
+        else:
             return None
-        factory = self.function_named(value.func.value, scope)
         if factory is None:
             return None
         made = _returned_function(factory)
@@ -1124,13 +1142,54 @@ class Resolver:
         return (
             made,
             factory,
-            tuple(key_of(arg.value) for arg in value.args if arg.keyword is None),
+            receiver + tuple(key_of(arg.value) for arg in value.args if arg.keyword is None),
             tuple(
                 (arg.keyword.value, key_of(arg.value))
                 for arg in value.args
                 if arg.keyword is not None
             ),
         )
+
+    def _made_here(self, name: str, scope: FunctionModel) -> Made | None:
+        """``_made``, when what the factory was handed are names ``scope`` binds itself
+        or its module does, not parameters: the function it is passed to reads them under
+        those names (a caller's parameter is another name there)."""
+        made = self._made(name, scope)
+        if made is None:
+            return None
+        handed = (*made[2], *(value for _, value in made[3]))
+        for key in handed:
+            if key is None:
+                continue  # a value no name holds (``torch.nn.MSELoss()``): unknown there too
+            head = key.split(".", 1)[0]
+            owner: FunctionModel | None = scope
+            while owner is not None and not _binds(owner, head):
+                owner = owner.parent
+            if owner is not None and head in owner.params:
+                return None
+        return made
+
+    def _made_attribute(self, name: str, function: FunctionModel, depth: int = 0) -> Made | None:
+        """What ``self.name`` holds when the class binds it once, to a made function
+        (``self.train_step_fn = self._make_train_step_fn()`` in PyTorchStepByStep's
+        ``__init__``): calling it runs that function."""
+        cls = self._class_of(function)
+        if cls is None:
+            return None
+        bound = [
+            (value, info)
+            for info in self._mro(cls)
+            for value in info.attributes.get(name, ())
+            if not (type(value) is cst.Name and value.value == "None")
+        ]
+        if len(bound) != 1:
+            return None
+        value, info = bound[0]
+        scope = next(
+            (method for method in info.methods.values() if id(value) in method.value_order),
+            None,
+        )
+        return None if scope is None else self._made_by(value, scope, depth)
 
     def _is_partial(self, func: cst.BaseExpression) -> bool:
         return self._imported_as(func) == "functools.partial"
@@ -1234,6 +1293,12 @@ class Resolver:
             return events
         if held.kind not in (INSTANCE, ENGINE, SCALER, OTHER) and receiver in self.duck_types:
             held = Holds(INSTANCE, held.canonical, class_name=self.duck_types[receiver])
+        made = self._made_attribute(method, function) if receiver == "self" else None
+        if made is not None and self.method(self._class_name(function), method) is None:
+            # ``self.train_step_fn(x, y)``: the function a factory made, not a method
+            event.kind, event.receiver, event.method = EventKind.CALL, None, None
+            event.callee, event.factory, event.factory_args, event.factory_kwargs = made
+            return self._passing_canonical_names(event, function)
         if held.kind == INSTANCE or receiver in ("self", "cls"):
             class_name = held.class_name if held.kind == INSTANCE else self._class_name(function)
             callee = self.method(class_name, method)
@@ -1493,6 +1558,9 @@ class Resolver:
             event.args, event.kwargs = args + event.args, kwargs + event.kwargs
             return self._passing_canonical_names(event, function)
         passed = self._passed_function(name, function) if plain else None
+        if isinstance(passed, tuple):  # ``mini_batch(loader, train_step_fn)``: a made one
+            event.callee, event.factory, event.factory_args, event.factory_kwargs = passed
+            return self._passing_canonical_names(event, function)
         if passed is not None:  # ``def fit(..., fit_function=gradient_step)``; ``fit_function(b)``
             event.callee = passed
             return self._passing_canonical_names(event, function)
@@ -1506,18 +1574,20 @@ class Resolver:
             return self._passing_canonical_names(event, function)
         return self._opaque(event, name, function, name)
 
-    def _passed_function(self, param: str, function: FunctionModel) -> FunctionModel | None:
+    def _passed_function(self, param: str, function: FunctionModel) -> FunctionModel | Made | None:
         """What calling parameter ``param`` of ``function`` (a function, not a method, that
         does not rebind it) runs: a function of this file that a call of ``function`` in
-        this file passes for it, or its default where a call leaves it out (or no call is
-        seen). Calls passing different functions are a choice of configuration, each
-        judged (``_pick_index``); a call passing something else is another configuration,
-        left unknown. None: no function is known to be passed."""
+        this file passes for it (or a function a factory made there: PyTorchStepByStep's
+        ``mini_batch(device, loader, train_step_fn)``), or its default where a call
+        leaves it out (or no call is seen). Calls passing different functions are a
+        choice of configuration, each judged (``_pick_index``); a call passing something
+        else is another configuration, left unknown. None: no function is known to be
+        passed."""
         if function.class_name is not None or param not in function.params:
             return None
         if param in function.assignments or param in function.tuple_assignments:
             return None
-        passed: list[FunctionModel] = []
+        passed: list[FunctionModel | Made] = []
         left_out = False
         sites = self._calls_by_name.get(function.name, [])
         for event, scope in sites:
@@ -1527,7 +1597,7 @@ class Resolver:
             if argument is _LEFT_OUT:
                 left_out = True
             elif argument is not None and "." not in argument:
-                named = self.function_named(argument, scope)
+                named = self.function_named(argument, scope) or self._made_here(argument, scope)
                 if named is not None and named not in passed:
                     passed.append(named)
         default = _default_name(function, param)
