@@ -243,6 +243,16 @@ def _scales(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
     )
 
 
+def _transforms(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
+    """``p.grad * k``, ``p.grad - proj(p.grad)`` (GPM's projection), ``p.grad + wd * p``:
+    what ``p.grad`` holds, changed, not replaced (``grad`` is ``p.grad``, as source text)."""
+    return _scales(value, grad) or (
+        type(value) is cst.BinaryOperation
+        and type(value.operator) in (cst.Add, cst.Subtract)
+        and (value.left.deep_equals(grad) or value.right.deep_equals(grad))
+    )
+
+
 def _times_zero(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
     """``p.grad * 0.0`` (``grad`` is ``p.grad``, as source text): a clear."""
     return (
@@ -503,7 +513,7 @@ class _Walker:
                 )
                 if is_clear or _times_zero(value, expression):
                     out.append(self._grad_clear(node, grad.value))  # type: ignore[attr-defined]
-                elif _scales(value, expression):
+                elif _transforms(value, expression):
                     out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
                 else:  # gradients written by hand (faked in a test, averaged): unknown
                     out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
