@@ -744,8 +744,13 @@ class FlowEngine:
         driver's parameter (``run``'s ``instance``), or names it through the parameters
         of the calls since."""
         param, class_name = self.instance  # type: ignore[misc]
-        driver = bool(self.stack) and frame.function is self.stack[0]
-        return class_name if frame.env.get(receiver, driver and receiver) == param else None
+        if receiver in frame.env:  # a callee's parameter: what the caller handed it
+            named = frame.env[receiver]
+        elif self.stack and frame.function is self.stack[0]:  # the driver's own name
+            named = receiver
+        else:
+            return None
+        return class_name if named == param else None
 
     def dispatch(self, class_name: str, method: str) -> FunctionModel | None:
         """``method`` as seen from an instance of ``class_name`` (in-file classes only)."""
