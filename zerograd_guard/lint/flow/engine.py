@@ -32,7 +32,7 @@ Glossary
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -249,6 +249,7 @@ class FlowEngine:
         self.observations = Observations()
         self.stack: list[FunctionModel] = []
         self.instance: tuple[str, str] | None = None  # see ``run``
+        self._before_events: dict[int, frozenset[Event]] = {}  # ``_called_before_loops``
         self._contains: dict[tuple[int, EventKind], bool] = {}
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._function_locals: dict[int, frozenset[str]] = {}  # ``_locals``, per function
@@ -1141,10 +1142,45 @@ class FlowEngine:
         if sum(1 for _, other, _ in self.loops if other.function is function) != 1:
             return []  # an enclosing loop of the same function: "before" is not known
         inside = self._in_loops(function)
-        early = [b for b in backwards if b.function is function and b not in inside]
+        before = self._called_before_loops(function)
+        early = [
+            b for b in backwards if (b.function is function and b not in inside) or b in before
+        ]
         if not early or len(early) == len(backwards):
             return []
         return early
+
+    def _called_before_loops(self, function: FunctionModel) -> frozenset[Event]:
+        """The events of this file's functions that ``function`` calls outside its loops
+        and never inside them (followed ``MAX_CALL_DEPTH`` calls deep): a helper that runs
+        a backward only to read the gradients, called before training (shrinkbench's
+        ``get_param_gradients``), is code that runs before the loop."""
+        found = self._before_events.get(id(function))
+        if found is None:
+            inside = self._in_loops(function)
+            outside = [event for event in events_of(function.body) if event not in inside]
+            found = self._before_events[id(function)] = frozenset(
+                self._callee_events(outside) - self._callee_events(inside)
+            )
+        return found
+
+    def _callee_events(self, events: Iterable[Event]) -> set[Event]:
+        """The events of the in-file functions the calls among ``events`` run."""
+        found: set[Event] = set()
+        seen: set[int] = set()
+        pending = [(event, 0) for event in events]
+        while pending:
+            event, depth = pending.pop()
+            callee = event.callee if event.kind == EventKind.CALL else None
+            if callee is None or callee.origin is not None or depth >= MAX_CALL_DEPTH:
+                continue
+            if id(callee) in seen:
+                continue
+            seen.add(id(callee))
+            for inner in events_of(callee.body):
+                found.add(inner)
+                pending.append((inner, depth + 1))
+        return found
 
     def _in_loops(self, function: FunctionModel) -> frozenset[Event]:
         """The events of ``function`` that sit inside one of its loops."""
