@@ -14,6 +14,7 @@ from typing import Any
 import libcst as cst
 
 from zerograd_guard.lint.model.events import Atom, Loop
+from zerograd_guard.lint.model.program import ClassInfo
 
 _SKIPPED_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "bracket", "brace")
 _SKIPPED_NAMES = ("operator", "equal", "star", "colon", "dot", "attr")
@@ -599,3 +600,18 @@ def handed_on(loop: Loop) -> dict[str, frozenset[Handed]]:
             by_root.setdefault(root_of(handed[0]), set()).add(handed)
         loop.handed = {root: frozenset(keys) for root, keys in by_root.items()}
     return loop.handed
+
+
+def stored_parameters(cls: ClassInfo, attribute: str) -> list[str]:
+    """The parameters of ``cls``'s ``__init__`` that it stores in ``self.attribute`` as
+    they are (``self.policy = policy``), one per such binding of the attribute."""
+    constructor = cls.methods.get("__init__")
+    if constructor is None:
+        return []
+    return [
+        value.value
+        for value in cls.attributes.get(attribute, ())
+        if type(value) is cst.Name
+        and id(value) in constructor.value_order
+        and value.value in constructor.params
+    ]

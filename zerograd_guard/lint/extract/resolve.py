@@ -38,6 +38,7 @@ from zerograd_guard.lint.extract.names import (
     looks_like_optimizer,
     matches,
     may_write_grads,
+    stored_parameters,
 )
 from zerograd_guard.lint.extract.parameter_sets import (
     TENSOR_METHODS,
@@ -360,13 +361,15 @@ class Resolver:
         if cls is None or constructor is None or cls.node is None:
             return False
         bindings = cls.attributes.get(key[5:], ())
-        if not bindings or not all(
-            type(value) is cst.Name
-            and id(value) in constructor.value_order
-            and value.value in constructor.params
-            and value.value not in constructor.param_annotations
-            and not _has_default(constructor, value.value)  # ``cv=None``: maybe none
-            for value in bindings
+        stored = stored_parameters(cls, key[5:])
+        if (
+            not bindings
+            or len(stored) != len(bindings)
+            or any(
+                param in constructor.param_annotations
+                or _has_default(constructor, param)  # ``cv=None``: maybe none
+                for param in stored
+            )
         ):
             return False
         used: set[str] = set()
@@ -1293,8 +1296,12 @@ class Resolver:
             return events
         if held.kind not in (INSTANCE, ENGINE, SCALER, OTHER) and receiver in self.duck_types:
             held = Holds(INSTANCE, held.canonical, class_name=self.duck_types[receiver])
-        made = self._made_attribute(method, function) if receiver == "self" else None
-        if made is not None and self.method(self._class_name(function), method) is None:
+        made = (
+            self._made_attribute(method, function)
+            if receiver == "self" and self.method(self._class_name(function), method) is None
+            else None
+        )
+        if made is not None:
             # ``self.train_step_fn(x, y)``: the function a factory made, not a method
             event.kind, event.receiver, event.method = EventKind.CALL, None, None
             event.callee, event.factory, event.factory_args, event.factory_kwargs = made
@@ -1802,15 +1809,20 @@ def _sync_after_accumulate(statements: list[Statement]) -> None:
             statements[index] = If(atom=SYNC, negated=False, body=[statement], orelse=[])
 
 
-def _has_default(function: FunctionModel, param: str) -> bool:
+def _param_default(function: FunctionModel, param: str) -> cst.BaseExpression | None:
+    """The default ``param`` is declared with, if any."""
     node = function.node
     if type(node) is not cst.FunctionDef:
-        return False
-    parameters = node.params
-    for each in (*parameters.posonly_params, *parameters.params, *parameters.kwonly_params):
-        if each.name.value == param:
-            return each.default is not None
-    return False
+        return None
+    every = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
+    for declared in every:
+        if declared.name.value == param:
+            return declared.default
+    return None
+
+
+def _has_default(function: FunctionModel, param: str) -> bool:
+    return _param_default(function, param) is not None
 
 
 def _optimizer_uses(used: frozenset[str]) -> bool:
@@ -1974,14 +1986,8 @@ def _argument_for(function: FunctionModel, param: str, call: Event) -> str | Non
 
 def _default_name(function: FunctionModel, param: str) -> str | None:
     """The plain name ``param``'s default is (``fit_function=gradient_step``), if any."""
-    node = function.node
-    if type(node) is not cst.FunctionDef:
-        return None
-    every = (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params)
-    for declared in every:
-        if declared.name.value == param and type(declared.default) is cst.Name:
-            return declared.default.value
-    return None
+    default = _param_default(function, param)
+    return default.value if type(default) is cst.Name else None
 
 
 def _binding_scope(name: str, function: FunctionModel) -> FunctionModel | None:

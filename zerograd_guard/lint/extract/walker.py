@@ -42,6 +42,7 @@ from zerograd_guard.lint.extract.names import (
     matches,
     names_a_window,
     names_a_window_source,
+    stored_parameters,
     subnodes,
     tensor_factory,
     unmoved,
@@ -1244,17 +1245,10 @@ class _Walker:
         if self.cls is None or not receiver_key.startswith("self.") or receiver_key.count(".") != 1:
             return False
         constructor = self.cls.methods.get("__init__")
-        if constructor is None:
-            return False
-        for value in self.cls.attributes.get(receiver_key[5:], ()):
-            if (
-                type(value) is cst.Name
-                and id(value) in constructor.value_order
-                and value.value in constructor.params
-                and self._passed_linted_instance(constructor, value.value)
-            ):
-                return True
-        return False
+        return constructor is not None and any(
+            self._passed_linted_instance(constructor, param)
+            for param in stored_parameters(self.cls, receiver_key[5:])
+        )
 
     def _passed_linted_instance(self, function: FunctionModel, param: str) -> bool:
         assert self.external is not None

@@ -189,8 +189,6 @@ class CallSites:
         return tuple(unique.values())
 
     def _annotated_drivers(self, target: Target) -> tuple[_Driver, ...]:
-        if len(target.attribute) != 1:
-            return ()
         name = target.attribute[0]
         files = [(target.entry, name)]
         for importer, local in self._imports_by_last().get(name, ()):

@@ -780,6 +780,7 @@ class Project:
         instance of that class (``call_sites.annotated_drivers``)."""
         from zerograd_guard.lint.project.call_sites import for_project
 
+        sites = for_project(self)
         found: list[ModuleEntry] = []
         for name, definition in entry.definitions.items():
             if not definition.is_class or not self._backward_methods(entry, name):
@@ -787,7 +788,7 @@ class Project:
             for base in definition.bases:
                 target = self.top_definition(entry, base, is_class=True)
                 if target is not None and target.entry is not entry:
-                    found.extend(e for e, _, _ in for_project(self).annotated_drivers(target))
+                    found.extend(e for e, _, _ in sites.annotated_drivers(target))
         return found
 
     def fed_definitions(self, entry: ModuleEntry) -> frozenset[str]:
