@@ -705,7 +705,7 @@ class FlowEngine:
                 return {map_statuses(state, _carried_on_purpose) for state in states}
             if event.callee_name == REBOUND_MODULE:
                 rebound = {frame.map(name) for name in event.names}
-                return {self._rebound(state, rebound) for state in states}
+                return self._rebound(states, rebound)
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
@@ -1365,18 +1365,23 @@ class FlowEngine:
         )
         self.observations.partial_clears.setdefault(key, {})[clear] = uncovered
 
-    def _rebound(self, state: State, names: set[str]) -> State:
-        """``state`` after ``names`` were bound to new objects of a class: the optimizers
+    def _rebound(self, states: set[State], names: set[str]) -> set[State]:
+        """``states`` after ``names`` were bound to new objects of a class: the optimizers
         and hand-written updates of the old objects' parameters (a key on the name, or an
-        optimizer known to step it) say nothing of the new ones, so they become unknown."""
+        optimizer known to step it) say nothing of the new ones, so they become unknown.
+        Each key is judged once for all the paths (they share most keys)."""
+        judged: dict[str, bool] = {}
 
         def old(key: str) -> bool:
-            if _root(key) in names:
-                return True
-            tie = self.tie(key) if key not in (ALL, MANUAL) else None
-            return tie is not None and any(related(name, t) for name in names for t in tie)
+            found = judged.get(key)
+            if found is None:
+                tie = self.tie(key) if key not in (ALL, MANUAL) else None
+                found = judged[key] = _root(key) in names or (
+                    tie is not None and any(related(name, t) for name in names for t in tie)
+                )
+            return found
 
-        return _forget(state, old)
+        return {_forget(state, old) for state in states}
 
     def _havoc(self, state: State, keys: tuple[str, ...]) -> State:
         if ALL in keys:
