@@ -296,6 +296,10 @@ class FlowEngine:
         # framework's loop, or a hook)
         self._dead_after = False
         self._tails: dict[int, frozenset[int]] = {}
+        # per function: the names it binds or its events use (``_names_in``)
+        self._names: dict[int, frozenset[str]] = {}
+        # per callee, call stack and bindings: its keys dropped at return (``_gone_at_return``)
+        self._gone: dict[tuple[object, ...], frozenset[str]] = {}
         # (loop, assumptions) -> ``_crossing`` (loops live as long as the engine)
         self._crossings: dict[tuple[int, frozenset[Any]], tuple[bool, frozenset[Any]]] = {}
         # (optimizer key, loop targets) -> whether the key names the loop's element
@@ -1501,6 +1505,8 @@ class FlowEngine:
             self.via.append(event)
         # the callee's frame: dead after its end when this call is in tail position
         dead_after, self._dead_after = self._dead_after, tail
+        # a closure's names are its definer's: they live on after it returns
+        gone = self._gone_at_return(callee, inner, keys) if pending and not shares_names else None
         try:
             for state in pending:
                 self.stack.append(callee)
@@ -1513,7 +1519,7 @@ class FlowEngine:
                     ended = {
                         State(
                             s.default,
-                            s.entries,
+                            tuple(e for e in s.entries if e[0] not in gone) if gone else s.entries,
                             frozenset(a for a in s.assumptions if a[0] != inner.tag),
                         )
                         for s in ended
@@ -1526,6 +1532,60 @@ class FlowEngine:
         if enters and pending:
             self.via.pop()
         return result
+
+    def _gone_at_return(
+        self, callee: FunctionModel, inner: _Frame, keys: set[str]
+    ) -> frozenset[str]:
+        """The optimizer keys of ``callee``'s own locals that no function still running
+        (a caller up the calls) names: after the call returns they denote nothing, so
+        their statuses are dropped from the paths.
+
+        A key is a name, and a local of one function and a global (or another function's
+        local) of the same name share it: without this, what a helper's own optimizer was
+        left holding would become the state of a module-level optimizer of that name read
+        by a later call (a false ZG101), and the paths that differ only in dead statuses
+        would multiply the work of every later call (``call``'s results are reused per
+        state). A name a running function uses may denote the same object after the call
+        (a global it steps, a name a closure of it uses): those are kept."""
+        if not keys:
+            return frozenset()
+        memo = (
+            id(callee),
+            tuple(map(id, self.stack)),
+            frozenset(keys),
+            frozenset(inner.env.values()),
+        )
+        gone = self._gone.get(memo)
+        if gone is None:
+            local = self._function_locals.get(id(callee))
+            if local is None:
+                local = self._function_locals[id(callee)] = _locals(callee)
+            bound = set(inner.env.values())
+            own = [key for key in keys if key in local and key not in bound]
+            running: set[str] = set()
+            if own:
+                for function in self.stack:
+                    running |= self._names_in(function)
+            gone = self._gone[memo] = frozenset(
+                key for key in own if not any(_same_object(key, name) for name in running)
+            )
+        return gone
+
+    def _names_in(self, function: FunctionModel) -> frozenset[str]:
+        """The names ``function`` binds, and those its events and those of the functions
+        nested in it use for optimizers, modules, receivers and arguments."""
+        found = self._names.get(id(function))
+        if found is None:
+            names: set[str] = set(_locals(function))
+            pending = [function]
+            while pending:
+                current = pending.pop()
+                names.update(current.param_defaults.values())
+                for event in events_of(current.body):
+                    names.update(_names_of(event))
+                pending.extend(current.nested.values())
+            found = self._names[id(function)] = frozenset(names)
+        return found
 
     def _tail_calls(self, function: FunctionModel) -> frozenset[int]:
         found = self._tails.get(id(function))
