@@ -1519,7 +1519,7 @@ class FlowEngine:
                     ended = {
                         State(
                             s.default,
-                            tuple(e for e in s.entries if e[0] not in gone) if gone else s.entries,
+                            _outer_statuses(s.entries, gone, state) if gone else s.entries,
                             frozenset(a for a in s.assumptions if a[0] != inner.tag),
                         )
                         for s in ended
@@ -1537,13 +1537,14 @@ class FlowEngine:
         self, callee: FunctionModel, inner: _Frame, keys: set[str]
     ) -> frozenset[str]:
         """The optimizer keys of ``callee``'s own locals that no function still running
-        (a caller up the calls) names: after the call returns they denote nothing, so
-        their statuses are dropped from the paths.
+        (a caller up the calls) names: once the call returns they denote nothing of the
+        callee's, so each takes back the status it had before the call, or unknown
+        (``_outer_statuses``).
 
         A key is a name, and a local of one function and a global (or another function's
         local) of the same name share it: without this, what a helper's own optimizer was
         left holding would become the state of a module-level optimizer of that name read
-        by a later call (a false ZG101), and the paths that differ only in dead statuses
+        by a later call (a false ZG101), and the paths that differ only in those statuses
         would multiply the work of every later call (``call``'s results are reused per
         state). A name a running function uses may denote the same object after the call
         (a global it steps, a name a closure of it uses): those are kept."""
@@ -2090,6 +2091,22 @@ def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
     if name not in frame.function.params or atom.names != frozenset({name}):
         return None
     return {"True": True, "False": False}.get(frame.env.get(name, ""))
+
+
+def _outer_statuses(entries: Entries, gone: frozenset[str], before: State) -> Entries:
+    """``entries`` with the keys in ``gone`` (a returning callee's own locals) back at
+    their statuses in ``before``, the state the call was made in, or unknown where it
+    listed none: the next function that binds such a name binds a new object."""
+    return tuple(
+        (key, value if key not in gone else _status_before(before, key)) for key, value in entries
+    )
+
+
+def _status_before(state: State, key: str) -> Status:
+    for entry, value in state.entries:
+        if entry == key:
+            return value
+    return UNKNOWN
 
 
 def _breaks_out(statements: list[Statement]) -> bool:
