@@ -416,19 +416,24 @@ class FlowEngine:
             and _FLAG.fullmatch(atom.key) is not None
             and self._gates_gradients(statement)
         )
+        constant = _bound_constant(atom, frame)
+        tag, translated = _translated(atom, frame)
         tracked = atom is not None and (
             atom.accumulation
             or frame.function.condition_counts.get(atom.key, 0) > 1
             or (gating_flag and self._in_a_loop_of(frame))
+            # a helper's test of a name its caller passed (``backward_step(..., args)``
+            # testing ``args.deepspeed``) is a test of that name: it keeps its value from
+            # one iteration to the next, like the same test in the loop's own body
+            or (gating_flag and tag != frame.tag and bool(self.loops))
             or atom in self._set_flags(frame.function)
         )
         if tracked and (gating_flag or (atom.accumulation and self._gates_gradients(statement))):
             self._gating_flags.add(atom)  # kept by widening (``_widen``)
+        atom = translated
         body_in: set[State] = set()
         else_in: set[State] = set()
         body_value = not statement.negated
-        constant = _bound_constant(atom, frame)
-        tag, atom = _translated(atom, frame)
         if (
             atom is not None
             and atom.accumulation
