@@ -751,6 +751,12 @@ class _Walker:
             and all(isinstance(s, Jump) and s.kind == "continue" for s in body)
         ):
             return  # `if p.grad is None: continue` skips parameters that have nothing to clear
+        if self.parameter_owners and _has_gradient(node.test) and not orelse and _updates(body):
+            # `for p in group["params"]: if p.grad is not None: p.add_(p.grad, alpha=-lr)`
+            # (an optimizer's own `step`): a parameter without a gradient has nothing to
+            # apply nor to discard, so the update is as good as unconditional
+            out.extend(body)
+            return
         out.append(
             If(
                 atom=atom,
@@ -1527,6 +1533,32 @@ def _clears_only(statement: Statement) -> bool:
         and statement.once
         and not statement.orelse
         and _only_clears(statement.body)
+    )
+
+
+def _has_gradient(test: cst.BaseExpression) -> bool:
+    """``p.grad is not None``: the test of a parameter loop that skips the parameters
+    without a gradient."""
+    return (
+        type(test) is cst.Comparison
+        and len(test.comparisons) == 1
+        and type(test.comparisons[0].operator) is cst.IsNot
+        and type(test.comparisons[0].comparator) is cst.Name
+        and test.comparisons[0].comparator.value == "None"
+        and type(test.left) is cst.Attribute
+        and test.left.attr.value == "grad"
+    )
+
+
+def _updates(body: list[Statement]) -> bool:
+    """Hand-written updates of parameters, and clears or reads of their gradients only."""
+    return any(
+        isinstance(s, Event) and s.kind == EventKind.STEP for s in _walk_statements(body)
+    ) and all(
+        _clears_only(s)
+        or (isinstance(s, Event) and s.kind == EventKind.STEP)
+        or (isinstance(s, Loop) and s.once and not s.orelse and _updates(s.body))
+        for s in body
     )
 
 
