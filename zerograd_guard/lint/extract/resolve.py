@@ -1001,7 +1001,13 @@ class Resolver:
         function, ``defined``: the definition made so far, when the name is defined again
         later); a variable there is one only as ``name = functools.partial(f, a, b=c)``
         (``f`` a function of this file, those arguments bound), assigned that once and
-        nothing else; anything else leaves the closure unknown."""
+        nothing else; anything else leaves the closure unknown. ``self.m`` in a method is
+        the method ``m`` of its class, run on the same ``self`` (torchbearer's
+        ``optimizer.step(self.closure)``)."""
+        if name.startswith("self.") and name.count(".") == 1:
+            if function.class_name is not None and function.params[:1] == ("self",):
+                step.closure_model = self.method(function.class_name, name[5:])
+            return
         scope: FunctionModel | None = function
         while scope is not None:
             assigned = _binds(scope, name)
@@ -1306,6 +1312,18 @@ class Resolver:
             event.kind, event.receiver, event.method = EventKind.CALL, None, None
             event.callee, event.factory, event.factory_args, event.factory_kwargs = made
             return self._passing_canonical_names(event, function)
+        called = (
+            self._attribute_call(method, function)
+            if receiver == "self" and self.method(self._class_name(function), method) is None
+            else None
+        )
+        if called is not None:
+            # ``self.step_runner(batch)``: the ``__call__`` of the instance the attribute holds
+            callee, class_name = called
+            event.kind, event.callee = EventKind.CALL, callee
+            event.receiver, event.method = f"self.{method}", callee.name
+            event.instance_class = class_name
+            return [event]
         if held.kind == INSTANCE or receiver in ("self", "cls"):
             class_name = held.class_name if held.kind == INSTANCE else self._class_name(function)
             callee = self.method(class_name, method)
@@ -1658,6 +1676,20 @@ class Resolver:
         if held.kind != INSTANCE:
             return None
         return self.method(held.class_name, "__call__") or self.method(held.class_name, "forward")
+
+    def _attribute_call(
+        self, attribute: str, function: FunctionModel
+    ) -> tuple[FunctionModel, str] | None:
+        """What ``self.attribute(...)`` runs when the attribute holds an instance of a class
+        of this file (or, in project mode, of another linted module) that defines
+        ``__call__`` (torchkeras's ``StepRunner``), with that class. A module's
+        ``forward`` is not followed here: attributes holding submodules are called on
+        every forward pass, and their ``forward`` touches no gradients."""
+        held = self.holds(f"self.{attribute}", function)
+        if held.kind != INSTANCE:
+            return None
+        callee = self.method(held.class_name, "__call__")
+        return (callee, held.class_name or "") if callee is not None else None
 
     @staticmethod
     def _shadowed(receiver: str | None, function: FunctionModel) -> bool:
