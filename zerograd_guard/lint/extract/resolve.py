@@ -39,6 +39,7 @@ from zerograd_guard.lint.extract.names import (
     matches,
     may_write_grads,
     stored_parameters,
+    unmoved,
 )
 from zerograd_guard.lint.extract.parameter_sets import (
     TENSOR_METHODS,
@@ -1334,6 +1335,7 @@ class Resolver:
                 event.kind, event.callee = EventKind.CALL, callee
                 if held.kind == INSTANCE:
                     event.instance_class = class_name
+                    event.stored = self._stored_arguments(receiver, class_name, function)
                 return [event]
         callee = (
             self._external(f"{receiver}.{method}")
@@ -1677,6 +1679,33 @@ class Resolver:
             return None
         return self.method(held.class_name, "__call__") or self.method(held.class_name, "forward")
 
+    def _stored_arguments(
+        self, receiver: str | None, class_name: str | None, function: FunctionModel
+    ) -> tuple[tuple[str, str], ...]:
+        """For ``helper.m()`` on an instance ``function`` builds once
+        (``helper = Helper(optimizer)``): each attribute the class's constructor stores a
+        parameter in as it is (``self.optimizer = optimizer``, its only binding in the
+        class) with the name that construction passed for it. Inside the call that
+        attribute is that object (an AWP helper's ``self.model`` and
+        ``self.optimizer`` are the loop's own)."""
+        cls = self.model.class_info(class_name or "")
+        if receiver is None or cls is None or not receiver.isidentifier():
+            return ()
+        values = function.assignments.get(receiver, ())
+        constructor = cls.methods.get("__init__")
+        if len(values) != 1 or constructor is None or receiver in function.params:
+            return ()
+        call = unmoved(values[0])
+        if type(call) is not cst.Call or key_of(call.func) not in (class_name, cls.name):
+            return ()
+        passed = _arguments_by_parameter(constructor, call)
+        found = []
+        for attribute, bindings in cls.attributes.items():
+            stored = stored_parameters(cls, attribute)
+            if len(bindings) == 1 and len(stored) == 1 and stored[0] in passed:
+                found.append((attribute, passed[stored[0]]))
+        return tuple(found)
+
     def _attribute_call(
         self, attribute: str, function: FunctionModel
     ) -> tuple[FunctionModel, str] | None:
@@ -1763,6 +1792,7 @@ class Resolver:
             args=event.args,
             optimizers=optimizers,
             managed=event.managed,
+            each=event.each,
         )
 
 
@@ -1913,6 +1943,27 @@ def _synced(event: Event) -> Statement:
     if event.managed and event.kind in (EventKind.STEP, EventKind.CLEAR) and event.optimizers:
         return If(atom=SYNC, negated=False, body=[event], orelse=[])
     return event
+
+
+def _arguments_by_parameter(function: FunctionModel, call: cst.Call) -> dict[str, str]:
+    """The names ``call`` passes for the parameters of ``function`` (a method: ``self``
+    skipped), positional then by keyword; a starred argument ends the positional ones."""
+    params = list(function.params[1:])
+    passed: dict[str, str] = {}
+    for index, arg in enumerate(call.args):
+        if arg.star:
+            params = []
+            continue
+        if arg.keyword is not None:
+            name = arg.keyword.value
+        elif index < len(params):
+            name = params[index]
+        else:
+            continue
+        key = key_of(arg.value)
+        if key is not None and name in function.params:
+            passed[name] = key
+    return passed
 
 
 def _binds(scope: FunctionModel, name: str) -> bool:

@@ -52,6 +52,7 @@ from zerograd_guard.lint.model.events import (
     ALL,
     HANDED_OVER,
     MANUAL,
+    Atom,
     Event,
     EventKind,
     If,
@@ -828,6 +829,7 @@ class _Walker:
             loop.once = True
             if over_optimizers:
                 _retarget(body, targets)
+                _filter_each(body, targets, self._source_text(node.iter))
             else:
                 _generalize(
                     body,
@@ -1702,6 +1704,38 @@ def _retarget(body: list[Statement], targets: frozenset[str]) -> None:
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.receiver in targets:
             statement.receiver = ALL
+            statement.each = True
+
+
+def _filter_each(body: list[Statement], targets: frozenset[str], collection: str) -> None:
+    """In a loop over optimizers run once for all of them, a test of the loop variable
+    (``for k in optimizers: if k != "training": optimizers[k].step()``) picks elements
+    of ``collection``: it is renamed to that, ``k@optimizers``, so that a later loop over
+    the same collection with the same test (the clears, StableCascade's
+    ``backward_pass``) picks the same ones, whatever ``k`` was bound to in between."""
+    element = {target: f"{target}@{collection}" for target in targets}
+    for statement in _walk_statements(body):
+        if isinstance(statement, If) and statement.atom is not None:
+            statement.atom = _renamed_atom(statement.atom, element)
+
+
+def _renamed_atom(atom: Atom, renamed: dict[str, str]) -> Atom:
+    if type(atom.key) is not str or not any(
+        name.split(".", 1)[0] in renamed for name in atom.names
+    ):
+        return atom
+    key = _NAME_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), atom.key)
+    names = frozenset(_renamed_name(name, renamed) for name in atom.names)
+    return dataclasses.replace(atom, key=key, names=names)
+
+
+def _renamed_name(name: str, renamed: dict[str, str]) -> str:
+    root, dot, rest = name.partition(".")
+    return renamed.get(root, root) + dot + rest
+
+
+# a name not after a dot, or a string literal (left as it is), in a condition's source
+_NAME_OR_STRING = re.compile(r"""(?<![\w.])[^\W\d]\w*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
 
 
 def _finalize(function: FunctionModel) -> None:

@@ -211,6 +211,13 @@ class _Frame:
     def map(self, name: str) -> str:
         if name in self.env:
             return self.env[name]
+        if name.startswith("self."):
+            # an attribute of an attribute bound to the caller's object (``self.model``
+            # to ``model``): ``self.model.encoder`` is ``model.encoder``
+            head, dot, rest = name[5:].partition(".")
+            bound = self.env.get("self." + head) if dot else None
+            if bound is not None:
+                return f"{bound}.{rest}"
         if self.self_prefix is not None and (name == "self" or name.startswith("self.")):
             return self.self_prefix + name[4:]
         return name
@@ -300,6 +307,10 @@ class FlowEngine:
         self._names: dict[int, frozenset[str]] = {}
         # per callee, call stack and bindings: its keys dropped at return (``_gone_at_return``)
         self._gone: dict[tuple[object, ...], frozenset[str]] = {}
+        # the modules hand-written updates in other modules' code walk (``_manual_modules``)
+        self._foreign_manual: set[str | None] = set()
+        # per function: the optimizers its steps name (``_stepped_by_name``)
+        self._by_name: dict[int, frozenset[str]] = {}
         # (loop, assumptions) -> ``_crossing`` (loops live as long as the engine)
         self._crossings: dict[tuple[int, frozenset[Any]], tuple[bool, frozenset[Any]]] = {}
         # (optimizer key, loop targets) -> whether the key names the loop's element
@@ -695,11 +706,14 @@ class FlowEngine:
             keys = tuple(frame.map(key) for key in event.optimizers)
             if event.callee_name == CONFIGURED_STEP:
                 return {self._unknown_step(state, event) for state in states}
-            states = {self._step(state, event, keys) for state in states}
+            if MANUAL in event.optimizers and _foreign(event):
+                self._note_foreign_manual(event, frame)
+            spared = self._stepped_by_name(event, frame) if event.each else frozenset()
+            states = {self._step(state, event, keys, spared) for state in states}
             if closure is not None and event.closure_repeats:
                 # LBFGS evaluates the closure again after each update: once more shows it
                 states = self.call(closure, event, states, frame, closure=True)
-                states = {self._step(state, event, keys) for state in states}
+                states = {self._step(state, event, keys, spared) for state in states}
             return states
         if kind == EventKind.CLEAR:
             keys = tuple(frame.map(key) for key in event.optimizers)
@@ -941,10 +955,17 @@ class FlowEngine:
             state.assumptions,
         )
 
-    def _step(self, state: State, event: Event, keys: tuple[str, ...]) -> State:
+    def _step(
+        self,
+        state: State,
+        event: Event,
+        keys: tuple[str, ...],
+        spared: frozenset[str] = frozenset(),
+    ) -> State:
+        """``spared``: optimizers a step of ``ALL`` leaves alone (``_stepped_by_name``)."""
         entries = dict(state.entries)
         default = state.default
-        targets = [*list(entries), ALL] if ALL in keys else list(keys)
+        targets = [*(k for k in entries if k not in spared), ALL] if ALL in keys else list(keys)
         for key, value in entries.items():
             if key in targets:
                 continue
@@ -977,6 +998,27 @@ class FlowEngine:
             else:
                 entries[key] = after
         return with_entries(state, entries, default)
+
+    def _stepped_by_name(self, event: Event, frame: _Frame) -> frozenset[str]:
+        """The optimizers the function of ``event`` (a step of each optimizer of a
+        collection, ``for opt in self.discr_optims(): opt.step()``) steps by name
+        elsewhere: they are not in the collection (code that stepped one twice per
+        iteration would be wrong anyway), so the loop's step leaves them alone
+        (audiolm-pytorch's generator optimizer, stepped on its own before the
+        discriminators' loop)."""
+        function = event.function
+        if function is None:
+            return frozenset()
+        named = self._by_name.get(id(function))
+        if named is None:
+            named = self._by_name[id(function)] = frozenset(
+                key
+                for other in events_of(function.body)
+                if other.kind == EventKind.STEP and not other.each
+                for key in other.optimizers
+                if key not in (ALL, MANUAL)
+            )
+        return frozenset(frame.map(key) for key in named)
 
     def _unknown_step(self, state: State, event: Event) -> State:
         """A configured step call handed no optimizer the check knows: it steps the
@@ -1329,7 +1371,10 @@ class FlowEngine:
         than ``_module_clears``: an optimizer of unknown parameters, or over a module that
         holds a cleared one, is not cleared this way. The hand-written updates
         (``<manual>``) step the modules whose ``parameters()`` they walk, when all are
-        known (an optimizer used only for its ``zero_grad()``)."""
+        known (an optimizer used only for its ``zero_grad()``); a module an update walks as
+        an attribute of another object (an AWP helper's ``self.model``) may be the one an
+        optimizer of the run steps under another name (``model``, handed to the helper):
+        ``related`` names count for those."""
         if key == MANUAL:
             owners = self._manual_modules()
             if owners is None:
@@ -1342,7 +1387,9 @@ class FlowEngine:
             groups = self.groups.get(key, self.model.tie_groups.get(key)) or (tie,)
         return all(
             any(
-                name == module or name.startswith(module + ".")
+                name == module
+                or name.startswith(module + ".")
+                or (key == MANUAL and related(module, name))
                 for name in group
                 for module in cleared
             )
@@ -1360,12 +1407,25 @@ class FlowEngine:
         )
 
     def _manual_modules(self) -> list[str] | None:
-        """The modules the file's hand-written updates walk, sorted; None when there is
-        none or one walks parameters of unknown origin."""
-        owners = self.model.manual_owners
+        """The modules the hand-written updates walk (the file's, and those of other
+        modules' code the analysis ran, ``_note_foreign_manual``), sorted; None when
+        there is none or one walks parameters of unknown origin."""
+        owners = self.model.manual_owners | self._foreign_manual
         if not owners or None in owners:
             return None
         return sorted(owner for owner in owners if owner is not None)
+
+    def _note_foreign_manual(self, event: Event, frame: _Frame) -> None:
+        """A hand-written update in another module's code (project mode: an AWP helper's
+        ``param.data.add_(...)`` over ``self.model``): the modules its module's updates
+        walk, in this frame's names (``self.model`` of the helper the caller built with
+        its ``model``), join ``_manual_modules``."""
+        origin = event.function.origin if event.function is not None else None
+        model = getattr(origin, "model", None)
+        if model is not None:
+            self._foreign_manual.update(
+                frame.map(owner) if owner is not None else None for owner in model.manual_owners
+            )
 
     def _note_partial(self, clear: Event, key: str, modules: tuple[str, ...]) -> None:
         groups = self.groups.get(key, self.model.tie_groups.get(key)) or ()
@@ -1694,6 +1754,9 @@ class FlowEngine:
         if via_receiver and event.receiver == "self":
             # the same ``self``: what its attributes are (``flow.hooks`` aliases) carries
             env.update((name, key) for name, key in frame.env.items() if name[:5] == "self.")
+        for attribute, passed in event.stored:
+            # the attributes its constructor stored the objects the caller passed in
+            env.setdefault(f"self.{attribute}", frame.map(passed))
         inner = self._frame(callee, env, prefix)
         inner.self_class = self_class
         inner.outer = _outer_names(params, event.args, event.kwargs, frame)

@@ -74,10 +74,16 @@ class Event:
     companions: tuple[str, ...] = ()
     managed: bool = False  # inside ``with accelerator.accumulate(...)`` (see ``SYNC``)
     engine: bool = False  # a step by an engine that clears for you
+    # on the variable of a loop over a collection of optimizers (``for opt in optims:``):
+    # each of them, whichever they are (its key is ``ALL``)
+    each: bool = False
     callee: FunctionModel | None = field(default=None, repr=False)
     # CALL of a method on an instance of a known class: that class (the method may be
     # inherited; ``self.m()`` inside it runs that class's overrides)
     instance_class: str | None = None
+    # ... on an instance the calling function built once: (attribute, the name passed
+    # for the constructor's parameter stored in it as it is), ``Resolver._stored_arguments``
+    stored: tuple[tuple[str, str], ...] = ()
     # a call of a plain name (or the closure a method call is handed): the function of
     # that name its own body had defined so far (a later definition does not run here)
     defined: FunctionModel | None = field(default=None, repr=False)

@@ -1,0 +1,45 @@
+"""A loop over a collection of optimizers steps each of them, whichever they are; an
+optimizer the same function steps by name is not one of them (lucidrains/audiolm-pytorch's
+``SoundStreamTrainer.train_step``: the generator's ``self.optim`` stepped and cleared on
+its own, then ``for opt in self.multiscale_discriminator_optim_iter(): opt.step()``).
+Read as stepping every optimizer, the discriminators' loop made the generator's
+gradients stale and its next backward a false ZG101.
+
+A loop over the optimizers with no clear anywhere still steps stale gradients (ZG101)."""
+
+import torch
+from torch import nn
+
+
+class Trainer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gen = nn.Linear(4, 4)
+        self.disc = nn.Linear(4, 1)
+        self.optim = torch.optim.Adam(self.gen.parameters(), lr=1e-3)
+        self.dopt = torch.optim.Adam(self.disc.parameters(), lr=1e-3)
+
+    def discr_optims(self):
+        return [self.dopt]
+
+    def train_step(self, x):
+        self.gen(x).pow(2).mean().backward()
+        self.optim.step()
+        self.optim.zero_grad()
+
+        for opt in self.discr_optims():
+            opt.zero_grad()
+        self.disc(x).mean().backward()
+        for opt in self.discr_optims():
+            opt.step()
+
+    def train_loop(self, batches):
+        for x in batches:
+            self.train_step(x)
+
+
+def train_all(model, optimizers, batches):
+    for x in batches:
+        model(x).mean().backward()  # expect: ZG101
+        for opt in optimizers:
+            opt.step()
