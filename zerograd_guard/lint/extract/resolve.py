@@ -74,7 +74,7 @@ HARMLESS_CALLS = frozenset(
         "state_dict", "load_state_dict", "append", "extend", "add_param_group", "save", "info",
         "debug", "warning", "set_postfix", "add_scalar", "prepare", "initialize", "wrap",
         "save_checkpoint", "load_checkpoint", "register_for_checkpointing", "zip", "save_model",
-        "scale_loss",
+        "scale_loss", "master_params",
     }
 )  # fmt: skip
 # What code reads on an optimizer (``_used_as_optimizer``).
