@@ -18,7 +18,9 @@ class IterationFunction:
     Which functions: a method named ``method`` of a class deriving from ``package``'s
     class ``name`` (``transformers`` / ``Trainer`` / ``training_step``), or, without a
     ``method``, a function passed as the first argument of ``package``'s callable
-    ``name`` (``ignite`` / ``Engine``). ``steps_and_clears``: the framework steps and
+    ``name`` (``ignite`` / ``Engine``), or returned by a function of the file called
+    there, or whose first parameter is annotated with it (``def update(engine: Engine,
+    batch)``). ``steps_and_clears``: the framework steps and
     clears the gradients itself between two calls (the override only adds gradients).
     """
 

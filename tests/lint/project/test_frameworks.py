@@ -70,6 +70,66 @@ EXAMPLES = {
             return ie.Engine(_update)
         """,
     ),
+    # the process function a factory makes, handed to the engine at once or only typed
+    # by its signature and passed on through variables (pfnet's alaska2 solution)
+    "ignite_engine_factory": (
+        """\
+        from ignite.engine import Engine
+
+        def get_update_fn(model, optimizer, loss_fn):
+            def _update(engine, batch):
+                x, y = batch
+                loss = loss_fn(model(x), y)
+                loss.backward()  # expect: ZG101
+                optimizer.step()
+                return loss.item()
+
+            return _update
+
+        trainer = Engine(get_update_fn(model, optimizer, criterion))
+        """,
+        """\
+        from ignite.engine import Engine
+
+        def get_update_fn(model, optimizer, loss_fn):
+            def _update(engine, batch):
+                optimizer.zero_grad()
+                x, y = batch
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                optimizer.step()
+                return loss.item()
+
+            return _update
+
+        trainer = Engine(get_update_fn(model, optimizer, criterion))
+        """,
+    ),
+    "ignite_engine_annotated": (
+        """\
+        from ignite.engine import Engine
+
+        def make_update(model, optimizer, loss_fn):
+            def _update(engine: Engine, batch):
+                loss = loss_fn(model(batch[0]), batch[1])
+                loss.backward()  # expect: ZG101
+                optimizer.step()
+
+            return _update
+        """,
+        """\
+        from ignite.engine import Engine
+
+        def make_update(model, optimizer, loss_fn):
+            def _update(engine: Engine, batch):
+                optimizer.zero_grad()
+                loss = loss_fn(model(batch[0]), batch[1])
+                loss.backward()
+                optimizer.step()
+
+            return _update
+        """,
+    ),
     "transformers_trainer": (
         """\
         from transformers import Trainer

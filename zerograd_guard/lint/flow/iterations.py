@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from zerograd_guard.lint.extract.names import key_of
+from zerograd_guard.lint.extract.parameter_sets import return_values
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 from zerograd_guard.lint.options import IterationFunction
 
@@ -77,9 +79,22 @@ def iteration_functions(
 
 def _passed_to(model: ModuleModel, spec: IterationFunction, source: str) -> list[FunctionModel]:
     """Functions handed by name as the first argument of the framework's callable
-    (``Engine(update)``, ``ignite.engine.Engine(update)``), however the module imports it."""
+    (``Engine(update)``, ``ignite.engine.Engine(update)``), however the module imports it,
+    and functions whose first parameter is annotated with that callable: the framework
+    hands itself to them (``def _update(engine: Engine, batch)``, a process function a
+    factory returns and the caller passes on through variables, pfnet's alaska2
+    solution)."""
     if spec.name not in source:
         return []
+    annotated = [
+        function
+        for function in model.functions
+        if function.class_name is None
+        and function.params
+        and (annotation := function.param_annotations.get(function.params[0])) is not None
+        and (key := key_of(annotation)) is not None
+        and _is(origin_of(key, model), spec)
+    ]
     callees = []
     for local, origin in model.imports.items():
         if _is(origin, spec):
@@ -87,6 +102,26 @@ def _passed_to(model: ModuleModel, spec: IterationFunction, source: str) -> list
         elif origin.split(".", 1)[0] == spec.package:
             callees.append(rf"{re.escape(local)}(?:\.\w+)*\.{re.escape(spec.name)}")
     names: set[str] = set()
+    factories: set[str] = set()
     for callee in callees:
-        names.update(re.findall(rf"(?<![\w.]){callee}\(\s*([A-Za-z_]\w*)\s*[,)]", source))
-    return [function for function in model.functions if function.name in names]
+        for name, call in re.findall(rf"(?<![\w.]){callee}\(\s*([A-Za-z_]\w*)\s*([,)(])", source):
+            (factories if call == "(" else names).add(name)
+    passed = [function for function in model.functions if function.name in names]
+    # ``Engine(make_update(model, optimizer))``: what the factory returns
+    passed += [
+        nested
+        for function in model.functions
+        if function.name in factories and function.class_name is None
+        for nested in _returned_functions(function)
+    ]
+    return passed + [function for function in annotated if function not in passed]
+
+
+def _returned_functions(function: FunctionModel) -> list[FunctionModel]:
+    """The functions nested in ``function`` that it returns by name (``return _update``)."""
+    returned = {
+        key_of(value)
+        for value in return_values(getattr(function.node, "body", None))
+        if value is not None
+    }
+    return [nested for name, nested in function.nested.items() if name in returned]

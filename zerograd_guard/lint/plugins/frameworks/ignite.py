@@ -1,6 +1,9 @@
 """PyTorch-Ignite: ``Engine(process_function)`` calls ``process_function(engine, batch)``
 once per iteration (``Engine._run_once_on_dataset``) and does nothing to the gradients
-itself, so the function is judged as one iteration of a loop.
+itself, so the function is judged as one iteration of a loop: a function passed by name,
+one a factory of the file returns there (``Engine(make_update(model, optimizer))``), or
+one typed as a process function by its first parameter (``def _update(engine: Engine,
+batch)``, however it reaches the engine).
 
 ``create_supervised_trainer`` and ``supervised_training_step*`` build that function
 inside ignite: it clears on the first micro-batch of each window
