@@ -52,6 +52,14 @@ SHAPES = {
         "train.py",
         _loop("from pkg import train_step", "train_step"),
     ),
+    # ostris/ai-toolkit's ``jobs/process/__init__.py``: ``from .BaseSDTrainProcess import
+    # BaseSDTrainProcess``; the package's attribute is the re-exported name, not the
+    # submodule of the same name
+    "re_exported_under_its_modules_name": (
+        {"pkg/__init__.py": "from .train_step import train_step\n", "pkg/train_step.py": STEP},
+        "train.py",
+        _loop("from pkg import train_step", "train_step"),
+    ),
     "re_exported_twice": (
         {
             "pkg/__init__.py": "from pkg.core import *\n",

@@ -244,6 +244,9 @@ class Project:
 
     def _resolve(self, dotted: str, importer: ModuleEntry | None, hops: int) -> Target | None:
         parts = dotted.split(".")
+        rebound = self._rebound_by_package(parts, importer, hops)
+        if rebound is not None:
+            return rebound
         for cut in range(len(parts), 0, -1):
             candidates = self._modules(".".join(parts[:cut]), importer)
             rest = tuple(parts[cut:])
@@ -259,6 +262,28 @@ class Project:
                 if defined and all(target == defined[0] for target in defined):
                     return defined[0]
         return None
+
+    def _rebound_by_package(
+        self, parts: list[str], importer: ModuleEntry | None, hops: int
+    ) -> Target | None:
+        """``pkg.Name`` where the package's ``__init__`` binds ``Name`` itself (ostris's
+        ai-toolkit: ``jobs/process/__init__.py`` runs ``from .BaseSDTrainProcess import
+        BaseSDTrainProcess``) besides a submodule ``pkg/Name.py``: importing the
+        submodule set the package's attribute, and the ``__init__``'s binding then
+        replaced it, so ``from jobs.process import BaseSDTrainProcess`` is the class.
+        None when the package binds nothing of that name, or binds the submodule."""
+        if len(parts) < 2:
+            return None
+        dotted, name = ".".join(parts), parts[-1]
+        packages = self._modules(".".join(parts[:-1]), importer)
+        if len(packages) != 1 or not packages[0].path.endswith("__init__.py"):
+            return None
+        package = packages[0]
+        if name not in package.definitions and package.imports.get(name, dotted) == dotted:
+            return None
+        if not self._modules(dotted, importer):
+            return None  # no submodule of that name: the usual reading finds the binding
+        return self._inside(package, (name,), hops)
 
     def _inside(self, entry: ModuleEntry, rest: tuple[str, ...], hops: int) -> Target | None:
         if not rest:
