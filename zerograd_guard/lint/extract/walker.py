@@ -1144,6 +1144,11 @@ class _Walker:
         if _restores_parameters(node, name, receiver):
             out.append(self.event(EventKind.HAVOC, node, callee_name=RESTORED_PARAMETERS))
             return
+        if name == "register_post_accumulate_grad_hook" and receiver is not None:
+            hook = key_of(node.args[0].value) if node.args else None
+            if hook is not None and hook.isidentifier():
+                self.function.accumulate_hooks.append(hook)
+                return
         configured_step = name in options.extra_step_calls
         if receiver is None and name in BUILTINS and not configured_step:
             return

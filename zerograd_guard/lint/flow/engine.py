@@ -309,6 +309,8 @@ class FlowEngine:
         self._gone: dict[tuple[object, ...], frozenset[str]] = {}
         # the modules hand-written updates in other modules' code walk (``_manual_modules``)
         self._foreign_manual: set[str | None] = set()
+        # per function: the hooks autograd runs after its backward passes (``_accumulate_hooks``)
+        self._hooks: dict[int, list[FunctionModel]] = {}
         # per function: the optimizers its steps name (``_stepped_by_name``)
         self._by_name: dict[int, frozenset[str]] = {}
         # (loop, assumptions) -> ``_crossing`` (loops live as long as the engine)
@@ -696,7 +698,12 @@ class FlowEngine:
         if kind == EventKind.BACKWARD:
             reach = self._mapped_reach(event, frame)
             self._note_joint_clear(event, frame)
-            return {self._backward(state, event, reach) for state in states}
+            states = {self._backward(state, event, reach) for state in states}
+            for hook in self._accumulate_hooks(event):
+                # run by autograd once the pass accumulated: a step (and clear) per
+                # parameter, fused into the backward (PyTorch's optimizer-in-backward)
+                states = self.call(hook, event, states, frame, closure=True)
+            return states
         if kind == EventKind.STEP:
             closure = event.closure_model
             if closure is not None:
@@ -998,6 +1005,27 @@ class FlowEngine:
             else:
                 entries[key] = after
         return with_entries(state, entries, default)
+
+    def _accumulate_hooks(self, event: Event) -> list[FunctionModel]:
+        """The functions the backward's function (or one enclosing it) registers with
+        ``register_post_accumulate_grad_hook``: autograd runs them for each parameter the
+        pass accumulates into. Found by Python's scopes from the registering function;
+        hooks registered elsewhere are not tied to this backward."""
+        function = event.function
+        if function is None:
+            return []
+        found = self._hooks.get(id(function))
+        if found is None:
+            found = []
+            scope: FunctionModel | None = function
+            while scope is not None:
+                for name in scope.accumulate_hooks:
+                    hook = _defined(name, scope)
+                    if hook is not None and hook not in found:
+                        found.append(hook)
+                scope = scope.parent
+            self._hooks[id(function)] = found
+        return found
 
     def _stepped_by_name(self, event: Event, frame: _Frame) -> frozenset[str]:
         """The optimizers the function of ``event`` (a step of each optimizer of a
@@ -2159,6 +2187,16 @@ def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
     if name not in frame.function.params or atom.names != frozenset({name}):
         return None
     return {"True": True, "False": False}.get(frame.env.get(name, ""))
+
+
+def _defined(name: str, scope: FunctionModel) -> FunctionModel | None:
+    """The function ``name`` is defined as, seen from ``scope`` (nested there or around)."""
+    current: FunctionModel | None = scope
+    while current is not None:
+        if name in current.nested:
+            return current.nested[name]
+        current = current.parent
+    return None
 
 
 def _outer_statuses(entries: Entries, gone: frozenset[str], before: State) -> Entries:

@@ -82,6 +82,9 @@ class FunctionModel:
     # a ``yield`` in its own body: a call makes a generator and runs none of the body
     is_generator: bool = False
     calls_manual_backward: bool = False
+    # the functions it registers with ``p.register_post_accumulate_grad_hook(f)``, by
+    # name: autograd runs them after each backward pass accumulates into ``p.grad``
+    accumulate_hooks: list[str] = field(default_factory=list)
     condition_counts: dict[object, int] = field(default_factory=dict)
     # project mode: the other linted module this function was loaded from (None: this file)
     origin: object | None = field(default=None, repr=False)
