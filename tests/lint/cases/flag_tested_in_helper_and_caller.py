@@ -4,7 +4,8 @@
 ``loss.backward()``; ``train_step`` steps the engine under the same test, else the
 optimizer). The helper's parameter is bound to the caller's name, so both tests read
 one value, on every iteration: the engine's backward is never followed by the
-optimizer's step (no finding, also when the loop's function is itself called).
+optimizer's step (no finding, also when the loop's function is itself called, or when the
+test joins the argument to a flag of the module: ``DEEPSPEED_WRAP and args.deepspeed``).
 
 A helper whose branches both leave the gradients uncleared is still reported."""
 
@@ -33,6 +34,30 @@ def main(args, data):
     model = torch.nn.Linear(4, 1)
     optimizer = torch.optim.Adam(model.parameters())
     train(model, optimizer, data, args)
+
+
+DEEPSPEED_WRAP = True  # ru-gpts tests a module's flag beside the argument
+
+
+def wrapped_backward_step(optimizer, model, loss, args):
+    if DEEPSPEED_WRAP and args.deepspeed:
+        model.backward(loss)
+    else:
+        optimizer.zero_grad()
+        loss.backward()
+
+
+def wrapped_train_step(model, optimizer, batch, args):
+    wrapped_backward_step(optimizer, model, model(batch).sum(), args)
+    if DEEPSPEED_WRAP and args.deepspeed:
+        model.step()
+    else:
+        optimizer.step()
+
+
+def wrapped_train(model, optimizer, data, args):
+    for batch in data:
+        wrapped_train_step(model, optimizer, batch, args)
 
 
 def scaled_backward(loss, scaler, use_amp):

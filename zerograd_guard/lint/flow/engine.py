@@ -95,10 +95,12 @@ from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 MAX_STATES = 128
 # a condition that is a dotted name, tests whether one is None (``if scaler is None:``) or
 # compares one with a constant (``if self.method == "balance":``, a mode set once)
-_FLAG = re.compile(
+_FLAG_PART = (
     r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* (?:Is(?:Not)? None"
     r"|Equal (?:\"[^\"]*\"|'[^']*'|-?\d+|True|False|None))\)"
 )
+# ... or two of them joined (``DEEPSPEED_WRAP and args.deepspeed``)
+_FLAG = re.compile(rf"{_FLAG_PART}|\((?:{_FLAG_PART}) (?:And|Or) (?:{_FLAG_PART})\)")
 # a test of a computed value (a NaN or infinite loss or gradient norm)
 _VALUE_TEST = re.compile(r"\b(?:isnan|isinf|isfinite)\(")
 # Events applied per judged function before giving up on it: what was observed so far was
@@ -430,7 +432,7 @@ class FlowEngine:
             and self._gates_gradients(statement)
         )
         constant = _bound_constant(atom, frame)
-        tag, translated = _translated(atom, frame)
+        tag, translated = _translated(atom, frame, self._module_global)
         tracked = atom is not None and (
             atom.accumulation
             or frame.function.condition_counts.get(atom.key, 0) > 1
@@ -969,10 +971,15 @@ class FlowEngine:
         keys: tuple[str, ...],
         spared: frozenset[str] = frozenset(),
     ) -> State:
-        """``spared``: optimizers a step of ``ALL`` leaves alone (``_stepped_by_name``)."""
+        """``spared``: optimizers a step of ``ALL`` leaves alone (``_stepped_by_name``),
+        with what they hold or what holds them (a wrapper's ``self.optim.optimizer``)."""
         entries = dict(state.entries)
         default = state.default
-        targets = [*(k for k in entries if k not in spared), ALL] if ALL in keys else list(keys)
+        targets = (
+            [*(k for k in entries if not any(_same_object(k, n) for n in spared)), ALL]
+            if ALL in keys
+            else list(keys)
+        )
         for key, value in entries.items():
             if key in targets:
                 continue
@@ -1027,6 +1034,19 @@ class FlowEngine:
             self._hooks[id(function)] = found
         return found
 
+    def _module_global(self, name: str, function: FunctionModel) -> bool:
+        """Whether ``name`` in ``function`` is a name of its module: neither ``function``
+        nor a function around it binds it (the module's own body does not count)."""
+        scope: FunctionModel | None = function
+        while scope is not None and scope.parent is not None:
+            names = self._function_locals.get(id(scope))
+            if names is None:
+                names = self._function_locals[id(scope)] = _locals(scope)
+            if name in names:
+                return False
+            scope = scope.parent
+        return True
+
     def _stepped_by_name(self, event: Event, frame: _Frame) -> frozenset[str]:
         """The optimizers the function of ``event`` (a step of each optimizer of a
         collection, ``for opt in self.discr_optims(): opt.step()``) steps by name
@@ -1042,8 +1062,8 @@ class FlowEngine:
             named = self._by_name[id(function)] = frozenset(
                 key
                 for other in events_of(function.body)
-                if other.kind == EventKind.STEP and not other.each
-                for key in other.optimizers
+                if not other.each
+                for key in _stepped_names(other)
                 if key not in (ALL, MANUAL)
             )
         return frozenset(frame.map(key) for key in named)
@@ -2140,18 +2160,22 @@ def _outer_names(
     return found
 
 
-def _translated(atom: Atom | None, frame: _Frame) -> tuple[int, Atom | None]:
+def _translated(
+    atom: Atom | None, frame: _Frame, module_global: Callable[[str, FunctionModel], bool]
+) -> tuple[int, Atom | None]:
     """The assumption's tag and atom for ``if flag:`` in ``frame``: a test that reads only
-    parameters bound to plain names up the calls (and their attributes) is a test of those
-    names, so it keeps its value after the call returns, as it would written there (timm's
-    ``NativeScaler.__call__`` steps under ``if need_update:``, its caller skips the clear
-    under ``if not need_update: continue``: one condition, not two; Swin-Transformer's
-    epoch function tests ``config.TRAIN.ACCUMULATION_STEPS > 1`` at every call of the
-    epoch loop: one setting). Otherwise ``frame``'s own."""
+    parameters bound to plain names up the calls (and their attributes), and perhaps
+    names of the module (``DEEPSPEED_WRAP and args.deepspeed``, ru-gpts), is a test of
+    those names, so it keeps its value after the call returns, as it would written there
+    (timm's ``NativeScaler.__call__`` steps under ``if need_update:``, its caller skips
+    the clear under ``if not need_update: continue``: one condition, not two;
+    Swin-Transformer's epoch function tests ``config.TRAIN.ACCUMULATION_STEPS > 1`` at
+    every call of the epoch loop: one setting). Otherwise ``frame``'s own."""
     if atom is None or type(atom.key) is not str or not frame.outer or atom.counter is not None:
         return frame.tag, atom
-    roots = {name.split(".", 1)[0] for name in atom.names}
-    if not roots or not all(root in frame.outer for root in roots):
+    names = {name.split(".", 1)[0] for name in atom.names}
+    roots = {root for root in names if root in frame.outer}
+    if not roots or not all(module_global(name, frame.function) for name in names - roots):
         return frame.tag, atom
     tags = {frame.outer[root] for root in roots}
     if len(tags) != 1:
@@ -2173,9 +2197,9 @@ _WORD_OR_STRING = re.compile(r"""(?<![\w.])[^\W\d]\w*|"(?:[^"\\]|\\.)*"|'(?:[^'\
 
 
 def _renamed(name: str, renamed: dict[str, str]) -> str:
-    """``name`` (a dotted name) with its root renamed."""
+    """``name`` (a dotted name) with its root renamed (a name of the module: as it is)."""
     root, dot, rest = name.partition(".")
-    return renamed[root] + dot + rest
+    return renamed.get(root, root) + dot + rest
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
@@ -2187,6 +2211,16 @@ def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:
     if name not in frame.function.params or atom.names != frozenset({name}):
         return None
     return {"True": True, "False": False}.get(frame.env.get(name, ""))
+
+
+def _stepped_names(event: Event) -> tuple[str, ...]:
+    """The optimizers ``event`` steps by name: a step's, or the receiver of a call of a
+    ``step`` method (a wrapper of the project: ``self.optim.step()``)."""
+    if event.kind == EventKind.STEP:
+        return event.optimizers
+    if event.kind == EventKind.CALL and event.method == "step" and event.receiver is not None:
+        return (event.receiver,)
+    return ()
 
 
 def _defined(name: str, scope: FunctionModel) -> FunctionModel | None:
