@@ -21,6 +21,11 @@ _EXPECT = re.compile(r"#\s*expect:\s*(ZG\d{3}(?:\s*,\s*ZG\d{3})*)")
 # (file, reported line, code); the line is named by text it contains, or, indented, by
 # the whole line (where the same statement appears at two depths)
 MUTANTS = {
+    # the AWP helper's own clear runs only under the AWP flag: without the loop's clear
+    # the loop's backward adds onto what its last step applied
+    ("feedback_ell_awp", "train.py", "                optimizer.zero_grad()\n", ""): {
+        ("train.py", "scaler.scale(loss).backward()", "ZG101"),
+    },
     ("detr", "engine.py", "        optimizer.zero_grad()\n", ""): {
         ("engine.py", "losses.backward()", "ZG101"),
     },
