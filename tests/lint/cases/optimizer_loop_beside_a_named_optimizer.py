@@ -7,7 +7,8 @@ gradients stale and its next backward a false ZG101; the same when the generator
 optimizer is held by a wrapper whose ``step()`` the function calls (audiolm's
 ``OptimizerWithWarmupSchedule``).
 
-A loop over the optimizers with no clear anywhere still steps stale gradients (ZG101)."""
+A loop over the optimizers with no clear anywhere still steps stale gradients (ZG101),
+and a loop clearing the collection does not clear the optimizer stepped by name."""
 
 import torch
 from torch import nn
@@ -85,3 +86,17 @@ def train_all(model, optimizers, batches):
         model(x).mean().backward()  # expect: ZG101
         for opt in optimizers:
             opt.step()
+
+
+def train_discriminators_forgetting_one(d_opt, other_optims, disc, batches):
+    """The loop over the other discriminators' optimizers clears those, not ``d_opt``,
+    which the function steps by name and never clears (audiolm's ``discr_optim`` with
+    its clear deleted)."""
+    for x in batches:
+        for opt in other_optims:
+            opt.zero_grad()
+        disc(x).mean().backward()  # expect: ZG101
+        d_opt.step()
+        for opt in other_optims:
+            opt.step()
+

@@ -1793,6 +1793,7 @@ class Resolver:
             optimizers=optimizers,
             managed=event.managed,
             each=event.each,
+            collection=event.collection,
         )
 
 

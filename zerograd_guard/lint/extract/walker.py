@@ -42,6 +42,7 @@ from zerograd_guard.lint.extract.names import (
     matches,
     names_a_window,
     names_a_window_source,
+    names_in,
     stored_parameters,
     subnodes,
     tensor_factory,
@@ -828,7 +829,7 @@ class _Walker:
         if (over_optimizers or iterates_parameters) and _only_clears_or_updates(body):
             loop.once = True
             if over_optimizers:
-                _retarget(body, targets)
+                _retarget(body, targets, _collection_names(node.iter))
                 _filter_each(body, targets, self._source_text(node.iter))
             else:
                 _generalize(
@@ -1704,12 +1705,24 @@ def _name_handed_over(body: list[Statement], target_owners: dict[str, str]) -> N
                 statement.modules = (owner,)
 
 
-def _retarget(body: list[Statement], targets: frozenset[str]) -> None:
-    """Events on the loop variable of ``for opt in optimizers:`` act on every optimizer."""
+def _retarget(body: list[Statement], targets: frozenset[str], collection: frozenset[str]) -> None:
+    """Events on the loop variable of ``for opt in optimizers:`` act on every optimizer of
+    ``collection`` (the names the loop's iterable reads)."""
     for statement in _walk_statements(body):
         if isinstance(statement, Event) and statement.receiver in targets:
             statement.receiver = ALL
             statement.each = True
+            statement.collection = collection
+
+
+def _collection_names(iterable: cst.BaseExpression) -> frozenset[str]:
+    """The names and attributes ``iterable`` reads (``optimizers``, ``self.discr_optims``
+    of ``self.discr_optims()``, both of ``zip(models, optimizers)``), without the roots
+    of longer ones (``self``)."""
+    names = names_in(iterable)
+    return frozenset(
+        name for name in names if not any(other.startswith(name + ".") for other in names)
+    )
 
 
 def _filter_each(body: list[Statement], targets: frozenset[str], collection: str) -> None:

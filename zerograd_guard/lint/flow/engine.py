@@ -729,7 +729,10 @@ class FlowEngine:
             modules = tuple(frame.map(module) for module in event.modules)
             run = tuple(frame.map(key) for key in event.companions) or keys
             implied = (run, self._optimizer_modules(run))
-            return {self._clear(state, event, keys, modules, frame, implied) for state in states}
+            spared = self._stepped_by_name(event, frame) if event.each else frozenset()
+            return {
+                self._clear(state, event, keys, modules, frame, implied, spared) for state in states
+            }
         if kind == EventKind.HAVOC:
             if event.callee_name == GRAD_WRITE:
                 return {_maybe_fresh(state) for state in states}
@@ -1048,12 +1051,14 @@ class FlowEngine:
         return True
 
     def _stepped_by_name(self, event: Event, frame: _Frame) -> frozenset[str]:
-        """The optimizers the function of ``event`` (a step of each optimizer of a
-        collection, ``for opt in self.discr_optims(): opt.step()``) steps by name
+        """The optimizers the function of ``event`` (a step or clear of each optimizer of
+        a collection, ``for opt in self.discr_optims(): opt.step()``) steps by name
         elsewhere: they are not in the collection (code that stepped one twice per
-        iteration would be wrong anyway), so the loop's step leaves them alone
-        (audiolm-pytorch's generator optimizer, stepped on its own before the
-        discriminators' loop)."""
+        iteration would be wrong anyway), so the loop leaves them alone (audiolm-pytorch's
+        generator optimizer, stepped on its own before the discriminators' loop). Not a
+        name taken from the collection (``optimizers[i]`` of ``optimizers``) nor a loop
+        variable (an element of some collection: ``for model, opt in zip(models,
+        optimizers)``)."""
         function = event.function
         if function is None:
             return frozenset()
@@ -1064,9 +1069,13 @@ class FlowEngine:
                 for other in events_of(function.body)
                 if not other.each
                 for key in _stepped_names(other)
-                if key not in (ALL, MANUAL)
+                if key not in (ALL, MANUAL) and _root(key) not in function.loop_targets
             )
-        return frozenset(frame.map(key) for key in named)
+        return frozenset(
+            frame.map(key)
+            for key in named
+            if not any(_same_object(key.split("[", 1)[0], name) for name in event.collection)
+        )
 
     def _unknown_step(self, state: State, event: Event) -> State:
         """A configured step call handed no optimizer the check knows: it steps the
@@ -1305,9 +1314,11 @@ class FlowEngine:
         modules: tuple[str, ...],
         frame: _Frame,
         implied: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+        spared: frozenset[str] = frozenset(),
     ) -> State:
         """``implied``: the optimizers of the run of clears the event belongs to, and the
-        modules they are known to step (``_implied_clear``)."""
+        modules they are known to step (``_implied_clear``); ``spared``: optimizers a
+        clear of ``ALL`` leaves alone (``_stepped_by_name``)."""
         entries = dict(state.entries)
         default = state.default
         everything = ALL in keys
@@ -1328,7 +1339,9 @@ class FlowEngine:
 
         run, stepped = implied
         for key, value in entries.items():
-            if not (everything or key in keys):
+            if not (
+                (everything and not any(_same_object(key, name) for name in spared)) or key in keys
+            ):
                 cover = self._module_clears(key, modules)
                 if (
                     cover != FULL

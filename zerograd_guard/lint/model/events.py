@@ -77,6 +77,7 @@ class Event:
     # on the variable of a loop over a collection of optimizers (``for opt in optims:``):
     # each of them, whichever they are (its key is ``ALL``)
     each: bool = False
+    collection: frozenset[str] = frozenset()  # ... the names the loop's iterable reads
     callee: FunctionModel | None = field(default=None, repr=False)
     # CALL of a method on an instance of a known class: that class (the method may be
     # inherited; ``self.m()`` inside it runs that class's overrides)
