@@ -44,6 +44,7 @@ from zerograd_guard.lint.extract.names import (
     INPUT_GRAD,
     REBOUND_MODULE,
     RESTORED_PARAMETERS,
+    key_of,
     matches,
 )
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
@@ -93,10 +94,11 @@ from zerograd_guard.lint.model.events import (
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
 MAX_STATES = 128
-# a condition that is a dotted name, tests whether one is None (``if scaler is None:``) or
-# compares one with a constant (``if self.method == "balance":``, a mode set once)
+# a condition that is a dotted name, tests whether one is None, True or False (``if scaler
+# is None:``, ``if params.fp16 is False:``) or compares one with a constant (``if
+# self.method == "balance":``, a mode set once)
 _FLAG_PART = (
-    r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* (?:Is(?:Not)? None"
+    r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* (?:Is(?:Not)? (?:None|True|False)"
     r"|Equal (?:\"[^\"]*\"|'[^']*'|-?\d+|True|False|None))\)"
 )
 # ... or two of them joined (``DEEPSPEED_WRAP and args.deepspeed``)
@@ -1825,6 +1827,14 @@ class FlowEngine:
             # the same object: a test of its attributes is the caller's test (a mode set
             # once, ``self.method == "gradnorm"``, keeps its value from epoch to epoch)
             inner.outer["self"] = frame.outer.get("self", frame.tag)
+        elif via_receiver and event.receiver is not None and event.receiver.isidentifier():
+            # ``trainer.clm_step(x)``: ``self`` is the caller's ``trainer`` (CodeGen's
+            # ``params.fp16`` read through it on every call)
+            receiver = event.receiver
+            if receiver not in frame.env:
+                inner.outer["self"] = frame.tag
+            elif receiver in frame.outer:
+                inner.outer["self"] = frame.outer[receiver]
         return inner
 
     def _mapped_keys(
@@ -2186,6 +2196,13 @@ def _translated(
     every call of the epoch loop: one setting). Otherwise ``frame``'s own."""
     if atom is None or type(atom.key) is not str or not frame.outer or atom.counter is not None:
         return frame.tag, atom
+    aliased = _aliases(atom, frame)
+    if aliased:  # ``params = self.params`` then ``if params.fp16 is False:`` (CodeGen)
+        atom = Atom(
+            key=_WORD_OR_STRING.sub(lambda match: aliased.get(match[0], match[0]), atom.key),
+            names=frozenset(_renamed(name, aliased) for name in atom.names),
+            accumulation=atom.accumulation,
+        )
     names = {name.split(".", 1)[0] for name in atom.names}
     roots = {root for root in names if root in frame.outer}
     if not roots or not all(module_global(name, frame.function) for name in names - roots):
@@ -2194,6 +2211,8 @@ def _translated(
     if len(tags) != 1:
         return frame.tag, atom
     renamed = {root: frame.env.get(root, root) for root in roots}
+    if "self" in renamed and frame.self_prefix is not None:
+        renamed["self"] = frame.self_prefix  # the caller's name of the object
     names = frozenset(_renamed(name, renamed) for name in atom.names)
     if atom.names == frozenset({atom.key}):  # ``if flag:``
         key = _renamed(atom.key, renamed)
@@ -2202,6 +2221,29 @@ def _translated(
         key = _WORD_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), atom.key)
         accumulation = "%" in key or any(matches(ACCUMULATION_NAME, name) for name in names)
     return tags.pop(), Atom(key=key, names=names, accumulation=accumulation)
+
+
+def _aliases(atom: Atom, frame: _Frame) -> dict[str, str]:
+    """The names a test reads that are locals bound once, to an attribute of ``self`` or
+    of a parameter bound up the calls (``params = self.params``), with what they stand
+    for: within the call they are that object."""
+    function = frame.function
+    found: dict[str, str] = {}
+    for root in {name.split(".", 1)[0] for name in atom.names}:
+        values = function.assignments.get(root, ())
+        if (
+            len(values) != 1
+            or root in function.params
+            or root in function.loop_targets
+            or root in function.augmented
+            or root in function.tuple_assignments
+            or root in function.shared_names
+        ):
+            continue
+        key = key_of(values[0])
+        if key is not None and "." in key and key.split(".", 1)[0] in frame.outer:
+            found[root] = key
+    return found
 
 
 # a name not after a dot, or a string literal (left as it is): the names of a condition's
