@@ -3,7 +3,12 @@ kohya-ss/sd-scripts' fused optimizer groups): one optimizer per parameter, stepp
 cleared by a hook that ``register_post_accumulate_grad_hook`` registers; the training
 loop only runs the backward. Autograd runs the hook after each pass accumulates, so the
 hook's step is each backward's step: a hook that clears after it is correct, one that
-does not applies every earlier pass's gradients again (ZG101 at the backward)."""
+does not applies every earlier pass's gradients again (ZG101 at the backward).
+
+A hook registered under a setting (sd-scripts' ``if args.fused_backward_pass:``, whose
+other configuration steps and clears in the loop) is not known to run after a given
+backward: it is not followed (it made the loop's own step look like one on cleared
+gradients, a false ZG102)."""
 
 import torch
 
@@ -38,3 +43,22 @@ def train_forgetting_the_clear(model, loader):
 
     for x, y in loader:
         ((model(x) - y) ** 2).mean().backward()  # expect: ZG101
+
+
+def train_fused_or_not(model, loader, fused):
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    if fused:
+
+        def grad_hook(tensor):
+            optimizer.step()
+            tensor.grad = None
+
+        for p in model.parameters():
+            p.register_post_accumulate_grad_hook(grad_hook)
+
+    for x, y in loader:
+        ((model(x) - y) ** 2).mean().backward()
+        if not fused:
+            optimizer.step()
+            optimizer.zero_grad()
+

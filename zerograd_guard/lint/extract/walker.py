@@ -1148,7 +1148,11 @@ class _Walker:
         if name == "register_post_accumulate_grad_hook" and receiver is not None:
             hook = key_of(node.args[0].value) if node.args else None
             if hook is not None and hook.isidentifier():
-                self.function.accumulate_hooks.append(hook)
+                # registered under a setting (sd-scripts' ``if args.fused_backward_pass:``,
+                # whose other branch steps in the loop): which backward runs it is not
+                # known. Tests inside a loop (``if p.requires_grad:``) pick parameters.
+                if all(in_loop for _, _, in_loop in self.arms):
+                    self.function.accumulate_hooks.append(hook)
                 return
         configured_step = name in options.extra_step_calls
         if receiver is None and name in BUILTINS and not configured_step:
