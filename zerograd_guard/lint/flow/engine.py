@@ -446,7 +446,10 @@ class FlowEngine:
             or atom in self._set_flags(frame.function)
         )
         if tracked and (gating_flag or (atom.accumulation and self._gates_gradients(statement))):
-            self._gating_flags.add(atom)  # kept by widening (``_widen``)
+            # kept by widening (``_widen``), as the path assumes it: in the caller's names
+            self._gating_flags.add(atom)
+            if translated is not None:
+                self._gating_flags.add(translated)
         atom = translated
         body_in: set[State] = set()
         else_in: set[State] = set()
