@@ -1042,15 +1042,19 @@ class FlowEngine:
             self._hooks[id(function)] = found
         return found
 
+    def _locals_of(self, function: FunctionModel) -> frozenset[str]:
+        """``_locals(function)``, computed once per function."""
+        names = self._function_locals.get(id(function))
+        if names is None:
+            names = self._function_locals[id(function)] = _locals(function)
+        return names
+
     def _module_global(self, name: str, function: FunctionModel) -> bool:
         """Whether ``name`` in ``function`` is a name of its module: neither ``function``
         nor a function around it binds it (the module's own body does not count)."""
         scope: FunctionModel | None = function
         while scope is not None and scope.parent is not None:
-            names = self._function_locals.get(id(scope))
-            if names is None:
-                names = self._function_locals[id(scope)] = _locals(scope)
-            if name in names:
+            if name in self._locals_of(scope):
                 return False
             scope = scope.parent
         return True
@@ -1094,14 +1098,10 @@ class FlowEngine:
         """For the functions of the loops being iterated (by assumption tag), their
         locals (``_locals``; a closure's frame, which shares its definer's tag, has none
         here): a test of them the loops neither assign nor hand to a call repeats."""
-        known = self._function_locals
         found = {}
         for _, frame, _ in self.loops:
             if frame.tag == id(frame.function):
-                names = known.get(frame.tag)
-                if names is None:
-                    names = known[frame.tag] = _locals(frame.function)
-                found[frame.tag] = names
+                found[frame.tag] = self._locals_of(frame.function)
         return found
 
     def step_guards(self) -> Guards:
@@ -1689,9 +1689,7 @@ class FlowEngine:
         )
         gone = self._gone.get(memo)
         if gone is None:
-            local = self._function_locals.get(id(callee))
-            if local is None:
-                local = self._function_locals[id(callee)] = _locals(callee)
+            local = self._locals_of(callee)
             bound = set(inner.env.values())
             own = [key for key in keys if key in local and key not in bound]
             running: set[str] = set()
