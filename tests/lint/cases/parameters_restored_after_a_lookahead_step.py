@@ -2,8 +2,10 @@
 # `model.load_state_dict(saved)`, `vector_to_parameters(old, model.parameters())`) was a
 # lookahead: the gradients it applied are applied again from the restored weights on
 # purpose, with the next backward's added (mammoth's HAL: the anchor loss's step at the
-# original weights). A loop that steps twice without a clear and restores nothing still
-# applies stale gradients.
+# original weights), also with `strict=True`. A loop that steps twice without a clear and
+# restores nothing still applies stale gradients, and so does one that only syncs a target
+# network from the model's current values (`target.load_state_dict(model.state_dict(),
+# strict=True)`, TradeMaster: not a restore).
 import torch
 from torch.nn.utils import vector_to_parameters
 
@@ -50,3 +52,22 @@ def two_steps_nothing_restored(model, optimizer, loader, anchors):
         optimizer.step()
         model(anchors).sum().backward()  # expect: ZG101
         optimizer.step()
+
+
+def lookahead_restored_strictly(model, optimizer, loader, anchors):
+    for x in loader:
+        saved = {k: v.clone() for k, v in model.state_dict().items()}
+        optimizer.zero_grad()
+        model(x).sum().backward()
+        optimizer.step()
+        model.load_state_dict(saved, strict=True)
+        model(anchors).sum().backward()
+        optimizer.step()
+
+
+def target_synced_strictly(model, target, optimizer, loader):
+    for x in loader:
+        model(x).mean().backward()  # expect: ZG101
+        optimizer.step()
+        target.load_state_dict(model.state_dict(), strict=True)
+

@@ -211,8 +211,8 @@ def _restores_parameters(call: cst.Call, name: str, receiver: cst.BaseExpression
     """``net.set_params(old)`` / ``model.load_state_dict(saved)`` on something not named
     like an optimizer, a scheduler or a scaler (whose state dicts hold no parameter
     values), or ``vector_to_parameters(old, model.parameters())``. Copying another
-    model's current values (``local.load_state_dict(shared.state_dict())``: an A3C
-    worker's or a target network's sync) restores nothing saved."""
+    model's current values (``local.load_state_dict(shared.state_dict())``, also with
+    ``strict=True``: an A3C worker's or a target network's sync) restores nothing saved."""
     if receiver is None:
         return name in RESTORING_FUNCTIONS
     receiver_key = key_of(receiver)
@@ -221,7 +221,9 @@ def _restores_parameters(call: cst.Call, name: str, receiver: cst.BaseExpression
     last = receiver_key.rsplit(".", 1)[-1]
     if looks_like_optimizer(last) or _NOT_PARAMETERS.search(last):
         return False
-    source = call.args[0].value if len(call.args) == 1 else None
+    # the values loaded: the first argument (``strict=True`` and other keywords aside)
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    source = positional[0].value if len(positional) == 1 else None
     return not (
         type(source) is cst.Call
         and type(source.func) is cst.Attribute
