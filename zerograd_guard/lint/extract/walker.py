@@ -53,7 +53,6 @@ from zerograd_guard.lint.model.events import (
     ALL,
     HANDED_OVER,
     MANUAL,
-    Atom,
     Event,
     EventKind,
     If,
@@ -62,6 +61,7 @@ from zerograd_guard.lint.model.events import (
     Statement,
     Try,
     child_blocks,
+    renamed_atom,
 )
 from zerograd_guard.lint.model.program import (
     ClassInfo,
@@ -1740,26 +1740,7 @@ def _filter_each(body: list[Statement], targets: frozenset[str], collection: str
     element = {target: f"{target}@{collection}" for target in targets}
     for statement in _walk_statements(body):
         if isinstance(statement, If) and statement.atom is not None:
-            statement.atom = _renamed_atom(statement.atom, element)
-
-
-def _renamed_atom(atom: Atom, renamed: dict[str, str]) -> Atom:
-    if type(atom.key) is not str or not any(
-        name.split(".", 1)[0] in renamed for name in atom.names
-    ):
-        return atom
-    key = _NAME_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), atom.key)
-    names = frozenset(_renamed_name(name, renamed) for name in atom.names)
-    return dataclasses.replace(atom, key=key, names=names)
-
-
-def _renamed_name(name: str, renamed: dict[str, str]) -> str:
-    root, dot, rest = name.partition(".")
-    return renamed.get(root, root) + dot + rest
-
-
-# a name not after a dot, or a string literal (left as it is), in a condition's source
-_NAME_OR_STRING = re.compile(r"""(?<![\w.])[^\W\d]\w*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
+            statement.atom = renamed_atom(statement.atom, element)
 
 
 def _finalize(function: FunctionModel) -> None:

@@ -90,6 +90,9 @@ from zerograd_guard.lint.model.events import (
     Try,
     child_blocks,
     events_of,
+    renamed_atom,
+    renamed_name,
+    renamed_source,
 )
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 
@@ -2199,11 +2202,7 @@ def _translated(
         return frame.tag, atom
     aliased = _aliases(atom, frame)
     if aliased:  # ``params = self.params`` then ``if params.fp16 is False:`` (CodeGen)
-        atom = Atom(
-            key=_WORD_OR_STRING.sub(lambda match: aliased.get(match[0], match[0]), atom.key),
-            names=frozenset(_renamed(name, aliased) for name in atom.names),
-            accumulation=atom.accumulation,
-        )
+        atom = renamed_atom(atom, aliased)
     names = {name.split(".", 1)[0] for name in atom.names}
     roots = {root for root in names if root in frame.outer}
     if not roots or not all(module_global(name, frame.function) for name in names - roots):
@@ -2214,12 +2213,12 @@ def _translated(
     renamed = {root: frame.env.get(root, root) for root in roots}
     if "self" in renamed and frame.self_prefix is not None:
         renamed["self"] = frame.self_prefix  # the caller's name of the object
-    names = frozenset(_renamed(name, renamed) for name in atom.names)
+    names = frozenset(renamed_name(name, renamed) for name in atom.names)
     if atom.names == frozenset({atom.key}):  # ``if flag:``
-        key = _renamed(atom.key, renamed)
+        key = renamed_name(atom.key, renamed)
         accumulation = matches(ACCUMULATION_NAME, key)
     else:
-        key = _WORD_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), atom.key)
+        key = renamed_source(atom.key, renamed)
         accumulation = "%" in key or any(matches(ACCUMULATION_NAME, name) for name in names)
     return tags.pop(), Atom(key=key, names=names, accumulation=accumulation)
 
@@ -2245,17 +2244,6 @@ def _aliases(atom: Atom, frame: _Frame) -> dict[str, str]:
         if key is not None and "." in key and key.split(".", 1)[0] in frame.outer:
             found[root] = key
     return found
-
-
-# a name not after a dot, or a string literal (left as it is): the names of a condition's
-# normalised source
-_WORD_OR_STRING = re.compile(r"""(?<![\w.])[^\W\d]\w*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
-
-
-def _renamed(name: str, renamed: dict[str, str]) -> str:
-    """``name`` (a dotted name) with its root renamed (a name of the module: as it is)."""
-    root, dot, rest = name.partition(".")
-    return renamed.get(root, root) + dot + rest
 
 
 def _bound_constant(atom: Atom | None, frame: _Frame) -> bool | None:

@@ -7,6 +7,8 @@ Everything that cannot touch gradients is dropped, so the tree is small.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
@@ -142,6 +144,36 @@ class Atom:
 
     def __hash__(self) -> int:
         return self._hash
+
+
+# a name not after a dot, or a string literal (left as it is): the names of a condition's
+# normalised source (``Atom.key``)
+_NAME_OR_STRING = re.compile(r"""(?<![\w.])[^\W\d]\w*|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
+
+
+def renamed_name(name: str, renamed: dict[str, str]) -> str:
+    """``name`` (a dotted name) with its root renamed, where ``renamed`` has it."""
+    root, dot, rest = name.partition(".")
+    return renamed.get(root, root) + dot + rest
+
+
+def renamed_source(key: str, renamed: dict[str, str]) -> str:
+    """A condition's normalised source with the names in ``renamed`` renamed."""
+    return _NAME_OR_STRING.sub(lambda match: renamed.get(match[0], match[0]), key)
+
+
+def renamed_atom(atom: Atom, renamed: dict[str, str]) -> Atom:
+    """``atom`` reading the names in ``renamed`` under their new names (itself when it
+    reads none of them, or is an accumulation window's)."""
+    if type(atom.key) is not str or not any(
+        name.split(".", 1)[0] in renamed for name in atom.names
+    ):
+        return atom
+    return dataclasses.replace(
+        atom,
+        key=renamed_source(atom.key, renamed),
+        names=frozenset(renamed_name(name, renamed) for name in atom.names),
+    )
 
 
 LAST_ITERATION = Atom(key="<last-iteration>", names=frozenset())
