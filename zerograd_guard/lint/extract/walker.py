@@ -64,6 +64,7 @@ from zerograd_guard.lint.model.events import (
     renamed_atom,
 )
 from zerograd_guard.lint.model.program import (
+    STATIC_RECEIVER,
     ClassInfo,
     ExternalLookup,
     FunctionModel,
@@ -922,6 +923,8 @@ class _Walker:
         )
         params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
         model.params = tuple(param.name.value for param in params)
+        if in_class and _is_staticmethod(node):
+            model.params = (STATIC_RECEIVER, *model.params)
         for param in params:
             if param.annotation is not None:
                 model.param_annotations[param.name.value] = param.annotation.annotation
@@ -1741,6 +1744,17 @@ def _filter_each(body: list[Statement], targets: frozenset[str], collection: str
     for statement in _walk_statements(body):
         if isinstance(statement, If) and statement.atom is not None:
             statement.atom = renamed_atom(statement.atom, element)
+
+
+def _is_staticmethod(node: cst.FunctionDef) -> bool:
+    """Decorated ``@staticmethod`` (or ``@builtins.staticmethod``)."""
+    for decorator in node.decorators:
+        target = decorator.decorator
+        if type(target) is cst.Attribute:
+            target = target.attr
+        if type(target) is cst.Name and target.value == "staticmethod":
+            return True
+    return False
 
 
 def _finalize(function: FunctionModel) -> None:

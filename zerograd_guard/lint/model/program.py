@@ -45,6 +45,12 @@ class ExternalLookup(Protocol):
     def changed_parts(self, callee: str, slot: int | str) -> frozenset[str] | None: ...
 
 
+STATIC_RECEIVER = "<static>"
+"""The receiver slot a ``@staticmethod``'s parameters start with: ``self.helper(a, b)``
+and ``Cls.helper(a, b)`` bind ``a`` to its first real parameter, as a method's calls
+through a receiver skip ``self``."""
+
+
 @dataclass(eq=False)
 class FunctionModel:
     """One function (or the module body, ``name == "<module>"``).
@@ -58,6 +64,8 @@ class FunctionModel:
     name: str
     node: cst.CSTNode
     body: list[Statement] = field(default_factory=list)
+    # a method's first is its receiver (``self``, ``cls``; ``STATIC_RECEIVER`` for a
+    # ``@staticmethod``), which calls through a receiver skip
     params: tuple[str, ...] = ()
     param_annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
     param_defaults: dict[str, str] = field(default_factory=dict)  # ``flag=True`` -> "True"
