@@ -680,3 +680,62 @@ def test_an_inherited_loop_whose_own_method_only_raises(findings):
     )
     files["cocoop.py"] = cleared
     assert findings(files=files) == []
+
+
+# openvpi/SingingVocoders: a Lightning manual-optimization base task (another module)
+# whose ``training_step`` hands the batch to ``self._training_step``, which each model's
+# task overrides with its own GAN update; no file of the run calls ``training_step``
+# (Lightning does, once per batch)
+GAN_BASE_TASK = """\
+    import lightning.pytorch as pl
+
+
+    class GanBaseTask(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.automatic_optimization = False
+
+        def _training_step(self, sample, batch_idx):
+            raise NotImplementedError()
+
+        def training_step(self, sample, batch_idx):
+            log_outputs = self._training_step(sample, batch_idx)
+            self.log_dict(log_outputs)
+    """
+GAN_MODEL_TASK = """\
+    import torch
+    from training.base_task_gan import GanBaseTask
+
+
+    class HifiganTask(GanBaseTask):
+        def __init__(self):
+            super().__init__()
+            self.generator = torch.nn.Linear(4, 4)
+            self.discriminator = torch.nn.Linear(4, 1)
+
+        def _training_step(self, sample, batch_idx):
+            opt_g, opt_d = self.optimizers()
+            fake = self.generator(sample)
+            d_loss = self.discriminator(fake.detach()).mean() - self.discriminator(sample).mean()
+            opt_d.zero_grad()
+            self.manual_backward(d_loss)
+            opt_d.step()
+            g_loss = -self.discriminator(fake).mean()
+            opt_g.zero_grad()
+            self.manual_backward(g_loss)
+            opt_g.step()
+            return {"d": d_loss, "g": g_loss}
+    """
+
+
+def test_a_lightning_training_step_of_another_module_runs_the_override_per_batch(findings):
+    files = {
+        "training/__init__.py": "",
+        "training/base_task_gan.py": GAN_BASE_TASK,
+        "training/hifigan_task.py": GAN_MODEL_TASK,
+    }
+    assert findings(files=files) == []
+    files["training/hifigan_task.py"] = GAN_MODEL_TASK.replace(
+        "            opt_g.zero_grad()\n", ""
+    )
+    assert codes(findings(files=files)) == [("training/hifigan_task.py", 19, "ZG101")]

@@ -1764,6 +1764,30 @@ def _finalize(function: FunctionModel) -> None:
     _survey(function.body, counts, condition_names)
     function.condition_counts = counts
     _prune(function.body, frozenset(condition_names))
+    function.lightning_optimizers = _lightning_optimizers(function)
+
+
+def _lightning_optimizers(function: FunctionModel) -> dict[str, int | None]:
+    """The names ``function`` binds only to ``self.optimizers()``, Lightning's getter of
+    the module's optimizers (``opt_g, opt_d = self.optimizers()``), and which of them."""
+    found: dict[str, int | None] = {}
+    for name, (index, value) in function.tuple_assignments.items():
+        if name not in function.assignments and _is_optimizers_getter(value):
+            found[name] = index
+    for name, values in function.assignments.items():
+        if name not in function.tuple_assignments and all(map(_is_optimizers_getter, values)):
+            found[name] = None
+    return found
+
+
+def _is_optimizers_getter(value: cst.BaseExpression) -> bool:
+    return (
+        type(value) is cst.Call
+        and type(value.func) is cst.Attribute
+        and value.func.attr.value == "optimizers"
+        and type(value.func.value) is cst.Name
+        and value.func.value.value == "self"
+    )
 
 
 def _survey(statements: list[Statement], counts: dict[object, int], names: set[str]) -> set[str]:

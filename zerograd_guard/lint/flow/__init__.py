@@ -75,15 +75,15 @@ def check_flow(
         for function in model.functions
     ]
     runs += [
-        _Run(inherited, self_class=cls.name)
+        _Run(inherited, per_batch, self_class=cls.name)
         for cls in model.classes.values()
-        for inherited in _inherited_loops(cls.name, model)
+        for inherited, per_batch in _inherited_loops(cls.name, model)
     ]
     if model.external is not None:
         runs += [
-            _Run(inherited, self_class=cls.name, site=site)
+            _Run(inherited, per_batch, self_class=cls.name, site=site)
             for cls in model.classes.values()
-            for inherited, site in _foreign_inherited_loops(cls, model, engine)
+            for inherited, site, per_batch in _foreign_inherited_loops(cls, model, engine)
         ]
         runs += [
             run for cls in model.classes.values() for run in _annotated_drivers(cls, model, engine)
@@ -108,11 +108,13 @@ def check_flow(
     return engine.observations
 
 
-def _inherited_loops(class_name: str, model: ModuleModel) -> list[FunctionModel]:
+def _inherited_loops(class_name: str, model: ModuleModel) -> list[tuple[FunctionModel, bool]]:
     """Methods with loops that ``class_name`` inherits from in-file bases: their
-    ``self.m()`` calls reach the subclass's overrides (a trainer's ``run_step``)."""
+    ``self.m()`` calls reach the subclass's overrides (a trainer's ``run_step``); and an
+    inherited Lightning manual-optimization ``training_step`` (one iteration of
+    Lightning's loop: ``True`` beside it)."""
     cls = model.classes[class_name]
-    found: dict[str, FunctionModel] = {}
+    found: dict[str, tuple[FunctionModel, bool]] = {}
     pending = list(cls.bases)
     seen: set[str] = set()
     while pending:
@@ -121,21 +123,28 @@ def _inherited_loops(class_name: str, model: ModuleModel) -> list[FunctionModel]
             continue
         seen.add(base.name)
         for name, method in base.methods.items():
-            if method.has_loop and name not in cls.methods:
-                found.setdefault(name, method)
+            if name in cls.methods:
+                continue
+            if method.has_loop:
+                found.setdefault(name, (method, False))
+            elif name == "training_step" and _manual_optimization(class_name, model):
+                found.setdefault(name, (method, True))
         pending.extend(base.bases)
     return list(found.values())
 
 
 def _foreign_inherited_loops(
     cls: ClassInfo, model: ModuleModel, engine: FlowEngine
-) -> list[tuple[FunctionModel, Event]]:
+) -> list[tuple[FunctionModel, Event, bool]]:
     """Project mode: methods with loops that ``cls`` inherits from a base class of another
     linted module and that call ``self.m()`` for an ``m`` the class overrides with a
     backward (FuxiCTR's ``BaseModel.train_epoch`` over a zoo model's ``train_step``, Dassl's
     ``run_epoch`` over ``forward_backward``): they run the override on every batch even
-    when no file of the run calls them (a script builds the model by name). Each comes
-    with the event it is placed at in this file: the class statement."""
+    when no file of the run calls them (a script builds the model by name). So does a
+    Lightning manual-optimization ``training_step`` (Lightning's loop runs it per batch:
+    SingingVocoders' ``GanBaseTask.training_step`` over a model's ``_training_step``).
+    Each comes with the event it is placed at in this file (the class statement), and
+    whether it is one iteration of its framework's loop (the ``training_step``)."""
     external = model.external
     if cls.node is None or external is None:
         return []
@@ -146,23 +155,26 @@ def _foreign_inherited_loops(
     }
     if not overrides:
         return []
-    found: dict[str, FunctionModel] = {}
+    found: dict[str, tuple[FunctionModel, bool]] = {}
     for base in cls.bases:
         if base in model.classes:
             continue  # the file's own: ``_inherited_loops``
         info = external.base_class(base)
         for name, method in info.methods.items() if info is not None else ():
-            if name in cls.methods or not method.has_loop or method.origin is None:
+            lightning_step = name == "training_step" and (
+                info.manual_optimization or _manual_optimization(cls.name, model)  # type: ignore[union-attr]
+            )
+            if name in cls.methods or not (method.has_loop or lightning_step):
                 continue
-            if any(
+            if method.origin is not None and any(
                 event.kind == EventKind.CALL
                 and event.receiver == "self"
                 and event.method in overrides
                 for event in events_of(method.body)
             ):
-                found.setdefault(name, method)
+                found.setdefault(name, (method, lightning_step))
     site = Event(kind=EventKind.CALL, node=cls.node, function=model.body)
-    return [(method, site) for method in found.values()]
+    return [(method, site, per_batch) for method, per_batch in found.values()]
 
 
 def _annotated_drivers(cls: ClassInfo, model: ModuleModel, engine: FlowEngine) -> list[_Run]:

@@ -267,6 +267,7 @@ class FlowEngine:
         self._contains: dict[tuple[int, EventKind], bool] = {}
         self._reaches: dict[tuple[int, tuple[EventKind, ...]], bool] = {}
         self._function_locals: dict[int, frozenset[str]] = {}  # ``_locals``, per function
+        self._lasting: frozenset[str] | None = None  # ``_lightning_optimizer_names``
         self._keys: dict[int, set[str]] = {}
         self.ties: dict[str, frozenset[str]] = {}  # ties of optimizers under mapped names
         self.groups: dict[str, tuple[frozenset[str], ...]] = {}  # the same, per module
@@ -1694,7 +1695,14 @@ class FlowEngine:
         if gone is None:
             local = self._locals_of(callee)
             bound = set(inner.env.values())
-            own = [key for key in keys if key in local and key not in bound]
+            lasting = self._lightning_optimizer_names()
+            own = [
+                key
+                for key in keys
+                if key in local
+                and key not in bound
+                and not (key in lasting and key in callee.lightning_optimizers)
+            ]
             running: set[str] = set()
             if own:
                 for function in self.stack:
@@ -1703,6 +1711,27 @@ class FlowEngine:
                 key for key in own if not any(_same_object(key, name) for name in running)
             )
         return gone
+
+    def _lightning_optimizer_names(self) -> frozenset[str]:
+        """The names bound to Lightning's ``self.optimizers()`` that outlive the call of
+        the method binding them: the getter returns the module's optimizers, the same
+        objects at every call, so what a helper's ``opt_g`` was left holding is what the
+        next call's ``opt_g`` holds. Only where every method of the module names each of
+        them alike (one name per optimizer, one optimizer per name): otherwise which name
+        is which object is not followed, and the names stay the call's own."""
+        if self._lasting is None:
+            names_by_slot: dict[int | None, set[str]] = {}
+            slots_by_name: dict[str, set[int | None]] = {}
+            for function in self.model.functions:
+                for name, slot in function.lightning_optimizers.items():
+                    names_by_slot.setdefault(slot, set()).add(name)
+                    slots_by_name.setdefault(name, set()).add(slot)
+            self._lasting = frozenset(
+                name
+                for name, slots in slots_by_name.items()
+                if len(slots) == 1 and all(len(names_by_slot[slot]) == 1 for slot in slots)
+            )
+        return self._lasting
 
     def _names_in(self, function: FunctionModel) -> frozenset[str]:
         """The names ``function`` binds, and those its events and those of the functions

@@ -90,6 +90,9 @@ class FunctionModel:
     # a ``yield`` in its own body: a call makes a generator and runs none of the body
     is_generator: bool = False
     calls_manual_backward: bool = False
+    # names it binds only to Lightning's ``self.optimizers()`` (the module's optimizers,
+    # the same objects at every call) -> which of them: the tuple index, None for all
+    lightning_optimizers: dict[str, int | None] = field(default_factory=dict)
     # the functions it registers with ``p.register_post_accumulate_grad_hook(f)``, by
     # name: autograd runs them after each backward pass accumulates into ``p.grad``
     accumulate_hooks: list[str] = field(default_factory=list)
