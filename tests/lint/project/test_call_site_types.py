@@ -156,6 +156,20 @@ def test_a_method_of_the_instance_every_caller_passes(findings):
     assert "(in `Agent.update`, called at line 3)" in found[0][3]
 
 
+def test_a_method_of_an_instance_moved_to_its_device(findings):
+    # GMvandeVen/continual-learning: ``model = define.define_classifier(...).to(device)``;
+    # GEM and DeepDG: ``Net(...).cuda()``. ``to`` / ``cuda`` / ``train`` return the module.
+    for moved in ("Agent(net).to(device)", "Agent(net).cuda().train()"):
+        main = AGENT_MAIN.replace("def main(net, env):", "def main(net, env, device):")
+        assigned = f"agent = {moved}\n        run(agent, env, 10)"
+        main = main.replace("run(Agent(net), env, 10)", assigned)
+        found = findings(files={"agent.py": AGENT, "runner.py": RUNNER, "main.py": main})
+        assert codes(found) == [("runner.py", 3, "ZG101")], moved
+        inline = AGENT_MAIN.replace("run(Agent(net), env, 10)", f"run({moved}, env, 10)")
+        found = findings(files={"agent.py": AGENT, "runner.py": RUNNER, "main.py": inline})
+        assert codes(found) == [("runner.py", 3, "ZG101")], moved
+
+
 def test_a_method_of_an_instance_whose_class_is_annotated(findings):
     runner = "    from agent import Agent\n\n\n" + RUNNER.replace("agent, env", "agent: Agent, env")
     main = AGENT_MAIN.replace("run(Agent(net), env, 10)", "run(make_agent(net), env, 10)")

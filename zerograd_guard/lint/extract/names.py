@@ -15,6 +15,7 @@ import libcst as cst
 
 from zerograd_guard.lint.model.events import Atom, Loop
 from zerograd_guard.lint.model.program import ClassInfo
+from zerograd_guard.lint.module_methods import MOVES
 
 _SKIPPED_FIELDS = ("whitespace", "lpar", "rpar", "comma", "semicolon", "bracket", "brace")
 _SKIPPED_NAMES = ("operator", "equal", "star", "colon", "dot", "attr")
@@ -98,10 +99,6 @@ OPTIMIZER_CLASSES = frozenset(
         "SAM", "Lookahead", "AdaBelief", "AdaHessian", "Muon", "SGDW", "Novograd", "AdaBound",
     }
 )  # fmt: skip
-# Methods that return their receiver (or a moved view of its parameters).
-MOVES = frozenset(
-    {"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "train", "eval", "requires_grad_"}
-)
 
 
 def unmoved(value: cst.BaseExpression) -> cst.BaseExpression:

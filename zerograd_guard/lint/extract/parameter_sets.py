@@ -31,7 +31,6 @@ import libcst as cst
 
 from zerograd_guard.lint.extract.names import (
     LEAVES,
-    MOVES,
     TupleElement,
     callee_name,
     from_torch,
@@ -43,6 +42,7 @@ from zerograd_guard.lint.extract.names import (
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import Reach
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel, ValuePlace
+from zerograd_guard.lint.module_methods import MOVES
 
 MAX_TRACE_NODES = 400
 MAX_ORIGIN_DEPTH = 4

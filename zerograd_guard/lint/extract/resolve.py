@@ -22,7 +22,6 @@ from zerograd_guard.lint.extract.names import (
     CLIPPING_CALL,
     CONFIGURED_STEP,
     GRAD_WRITE,
-    MOVES,
     NEW_LEAF,
     NOT_OPTIMIZER_NAME,
     OPTIMIZER_ATTRIBUTES,
@@ -63,6 +62,7 @@ from zerograd_guard.lint.model.events import (
     events_of,
 )
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleGroups, ModuleModel
+from zerograd_guard.lint.module_methods import MOVES
 from zerograd_guard.lint.options import AnalysisOptions
 
 OPTIMIZER, SCALER, ENGINE, OTHER, INSTANCE = "optimizer", "scaler", "engine", "other", "instance"

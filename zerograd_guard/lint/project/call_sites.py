@@ -25,6 +25,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
+from zerograd_guard.lint.module_methods import MOVES
 from zerograd_guard.lint.project.graph import Project, Target, uses_methods
 from zerograd_guard.lint.project.index import ModuleEntry
 from zerograd_guard.lint.regions import dotted_name
@@ -642,6 +643,7 @@ def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module, uses: _Us
     bound in its scope (else at module level) only by assignments of ``C(...)`` and of
     ``None`` (``loss_scaler = None``, then ``loss_scaler = NativeScaler()`` under an
     ``if``, timm's ``train.py``); ``_NONE`` when it is only ever ``None``."""
+    argument = _unmoved(argument)
     if isinstance(argument, ast.Call):
         return _written(argument.func)
     if isinstance(argument, ast.Constant) and argument.value is None:
@@ -651,10 +653,25 @@ def _constructed(argument: ast.expr, scope: ast.AST, tree: ast.Module, uses: _Us
     bound = _bound(argument.id, scope, tree, uses)
     if bound is None or (bound[0] is tree and isinstance(scope, ast.ClassDef)):
         return None  # a class body's name: not the module's
-    made = {_written(v.func) if isinstance(v, ast.Call) else _none_or_unknown(v) for v in bound[1]}
+    made = {
+        _written(v.func) if isinstance(v, ast.Call) else _none_or_unknown(v)
+        for v in map(_unmoved, bound[1])
+    }
     if len(made) > 1:
         made.discard(_NONE)
     return made.pop() if len(made) == 1 else None
+
+
+def _unmoved(value: ast.expr) -> ast.expr:
+    """``value`` without the ``MOVES`` calls on it (``Net().cuda().train()``: ``Net()``):
+    a module's ``to``, ``cuda``, ``train`` and the like return the module itself."""
+    while (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr in MOVES
+    ):
+        value = value.func.value
+    return value
 
 
 def _bound(
