@@ -605,9 +605,32 @@ class Resolver:
             call.name in OPTIMIZER_CLASSES
             or "optim." in call.dotted
             or call.origin.startswith("torch.optim")
-            or matches(OPTIMIZER_FACTORY, call.name)
+            or (matches(OPTIMIZER_FACTORY, call.name) and not self._module_class(call))
             or (self._is_plain_call(call) and self._optimizer_subclass(call.name))
         )
+
+    def _module_class(self, call: _Callee) -> bool:
+        """A class (of the file, or in project mode of another linted module) deriving
+        from ``nn.Module``: a learned optimizer (``class MetaOptimizer(nn.Module)``) is a
+        model, whatever its name says; its ``zero_grad()`` clears its parameters."""
+        if not self._is_plain_call(call):
+            return False
+        seen: set[str] = set()
+        pending = [call.name]
+        while pending:
+            name = pending.pop()
+            info = self.model.class_info(name)
+            if info is None or name in seen:
+                continue
+            seen.add(name)
+            for base in info.bases:
+                root, _, rest = base.partition(".")
+                origin = self.model.imports.get(root, "") if info.name in self.model.classes else ""
+                dotted = f"{origin}.{rest}" if origin and rest else origin or base
+                if dotted in ("torch.nn.Module", "nn.Module") or dotted.endswith(".nn.Module"):
+                    return True
+                pending.append(base)
+        return False
 
     def _optimizer_subclass(self, name: str) -> bool:
         """A class of the file that derives, through classes of the file, from one of
