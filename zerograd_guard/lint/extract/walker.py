@@ -116,6 +116,36 @@ def _reads_grad(item: cst.CSTNode) -> bool:
     )
 
 
+def _tests_presence(test: cst.BaseExpression) -> bool:
+    """Whether ``test`` asks only whether tensors have a gradient (``p.grad is not None``,
+    ``p.requires_grad``, ``hasattr(p, "grad")``, joined by ``and`` / ``or`` / ``not``):
+    a clear under it clears every gradient there is. A test of the values
+    (``p.grad.sum() == 0``: SinglePathOneShot drops only its all-zero gradients) clears
+    some parameters and keeps the others' fresh gradients."""
+    while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
+        test = test.expression
+    if type(test) is cst.BooleanOperation:
+        return _tests_presence(test.left) and _tests_presence(test.right)
+    if type(test) is cst.Comparison:
+        return (
+            _reads_grad(test.left)
+            and len(test.comparisons) == 1
+            and type(test.comparisons[0].operator) in (cst.Is, cst.IsNot)
+            and type(test.comparisons[0].comparator) is cst.Name
+            and test.comparisons[0].comparator.value == "None"  # type: ignore[attr-defined]
+        )
+    if type(test) is cst.Attribute:
+        return test.attr.value == "requires_grad"
+    return (
+        type(test) is cst.Call
+        and type(test.func) is cst.Name
+        and test.func.value == "hasattr"
+        and len(test.args) == 2
+        and type(test.args[1].value) is cst.SimpleString
+        and test.args[1].value.evaluated_value == "grad"  # type: ignore[attr-defined]
+    )
+
+
 def _mentions_grad(*nodes: cst.CSTNode) -> bool:
     stack = list(nodes)
     while stack:
@@ -734,13 +764,13 @@ class _Walker:
         self.block_key = saved
         if not body and not orelse:
             return
-        if _mentions_grad(node.test) and not orelse and _only_clears(body):
+        if _tests_presence(node.test) and not orelse and _only_clears(body):
             out.extend(body)  # `if p.grad is not None: p.grad.zero_()` clears what matters
             return
         atom, negated = condition_atom(node.test, self._condition_key)
         if atom.accumulation and self._flag_apart_from_windows(node.test):
             atom = dataclasses.replace(atom, accumulation=False)
-        if _mentions_grad(node.test) and not orelse and _clears_among_calls(body):
+        if _tests_presence(node.test) and not orelse and _clears_among_calls(body):
             # `if p.grad is not None: log(...); p.grad.zero_()`: the clears are as good as
             # unconditional (without a gradient there is nothing to clear); the calls
             # around them stay under the condition
