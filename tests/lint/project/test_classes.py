@@ -739,3 +739,52 @@ def test_a_lightning_training_step_of_another_module_runs_the_override_per_batch
         "            opt_g.zero_grad()\n", ""
     )
     assert codes(findings(files=files)) == [("training/hifigan_task.py", 19, "ZG101")]
+
+
+# vitchyr/rlkit (CQL, and the offline-RL code built on it): ``TorchTrainer.train`` calls
+# ``self.train_from_torch``, which each algorithm's trainer (another class, here in the
+# same module as the base) overrides with its updates; the script in another module
+# builds the trainer and calls the inherited ``train`` once per batch. The base's own
+# code touches no gradient: it is read for the methods the subclass inherits.
+RL_TRAINERS = """\
+    import torch
+
+
+    class TorchTrainer:
+        def train(self, batch):
+            self._num_train_steps = getattr(self, "_num_train_steps", 0) + 1
+            self.train_from_torch(batch)
+
+        def train_from_torch(self, batch):
+            raise NotImplementedError
+
+
+    class SACTrainer(TorchTrainer):
+        def __init__(self):
+            self.policy = torch.nn.Linear(4, 2)
+            self.policy_optimizer = torch.optim.Adam(self.policy.parameters())
+
+        def train_from_torch(self, batch):
+            loss = self.policy(batch).pow(2).mean()
+            self.policy_optimizer.zero_grad()
+            loss.backward()
+            self.policy_optimizer.step()
+    """
+RL_SCRIPT = """\
+    import torch
+    from trainers import SACTrainer
+
+
+    def experiment(batches):
+        trainer = SACTrainer()
+        for batch in batches:
+            trainer.train(batch)
+    """
+
+
+def test_an_inherited_method_of_another_module_runs_the_instances_override(findings):
+    files = {"trainers.py": RL_TRAINERS, "script.py": RL_SCRIPT}
+    assert findings(files=files) == []
+    never_cleared = RL_TRAINERS.replace("            self.policy_optimizer.zero_grad()\n", "")
+    files["trainers.py"] = never_cleared
+    assert codes(findings(files=files)) == [("script.py", 8, "ZG101")]

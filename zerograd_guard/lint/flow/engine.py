@@ -773,7 +773,13 @@ class FlowEngine:
                 instance_class = self._instance_class(event.receiver, frame)
                 if instance_class is not None:
                     callee = self.dispatch(instance_class, event.method) or callee
-            if callee is not None and self.reaches(callee, _EFFECTS):
+            if callee is not None and (
+                self.reaches(callee, _EFFECTS)
+                or any(
+                    self.reaches(override, _EFFECTS)
+                    for override in self._overrides_run(callee, event.instance_class)
+                )
+            ):
                 if callee.is_generator:
                     # the call runs none of the body: it runs a piece at a time while the
                     # generator is iterated, at points the check cannot place, so what it
@@ -1994,12 +2000,37 @@ class FlowEngine:
             if event.kind == EventKind.CALL:
                 if event.callee is not None:
                     yield event.callee
+                    if event.instance_class is not None:
+                        yield from self._overrides_run(event.callee, event.instance_class)
                 if event.receiver == "self" and event.method:
                     for info in self.model.classes.values():
                         if event.method in info.methods:
                             yield info.methods[event.method]
             elif event.closure_model is not None:
                 yield event.closure_model
+
+    def _overrides_run(
+        self, method: FunctionModel, class_name: str | None
+    ) -> Iterator[FunctionModel]:
+        """The methods of ``class_name`` (in project mode, a class of another linted
+        module) that ``method``, called on an instance of it, runs through its
+        ``self.m()`` calls, which dispatch on that class: an inherited ``train_step``
+        whose ``self.update`` the subclass overrides (rlkit's ``TorchTrainer.train`` over
+        ``SACTrainer.train_from_torch``). The file's own classes are followed already."""
+        if class_name is None or class_name in self.model.classes:
+            return
+        seen = {id(method)}
+        pending = [method]
+        while pending:  # through the class's methods the calls on ``self`` run
+            for event in events_of(pending.pop().body):
+                if event.kind != EventKind.CALL or event.receiver != "self" or not event.method:
+                    continue
+                ran = self.dispatch(class_name, event.method)
+                if ran is not None and id(ran) not in seen:
+                    seen.add(id(ran))
+                    pending.append(ran)
+                    if ran is not event.callee:
+                        yield ran
 
     def has_step(self, statements: list[Statement]) -> bool:
         return self.contains(statements, EventKind.STEP)

@@ -356,7 +356,11 @@ def flattened(loaded: LoadedModule, name: str) -> ClassInfo | None:
         if base in seen:
             continue
         seen.add(base)
-        info = model.class_info(base)
+        info = model.classes.get(base)
+        if info is None and model.external is not None:
+            # a base whose own code cannot touch gradients still gives its methods: a
+            # ``train_step`` calling the ``self.update`` the subclass overrides
+            info = model.external.base_class(base)
         if info is None:
             continue
         for method, function in info.methods.items():

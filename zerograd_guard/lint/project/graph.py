@@ -20,6 +20,7 @@ from zerograd_guard.lint.project.index import (
     Links,
     Marks,
     ModuleEntry,
+    calling_methods,
     definition_links,
     definition_marks,
 )
@@ -639,6 +640,7 @@ class Project:
             marks = self.marks(entry, name)
             if marks is not None and marks.backward_methods:
                 found |= marks.backward_methods
+        bases = []
         for base in entry.definitions[name].bases if depth < MAX_BASES else ():
             if base in entry.definitions:
                 base_entry, base_name = entry, base
@@ -649,8 +651,21 @@ class Project:
                 base_entry, base_name = found_base.entry, found_base.attribute[0]
             if base_entry.definitions[base_name].is_class:
                 found |= self._backward_methods(base_entry, base_name, depth + 1)
+                bases.append((base_entry, base_name))
+        # a base's method calling one of them on ``self`` runs this class's override
+        for base_entry, base_name in bases if found else ():
+            found |= self._calling(base_entry, base_name, frozenset(found))
         self._methods[key] = frozenset(found)
         return self._methods[key]
+
+    def _calling(self, entry: ModuleEntry, name: str, called: frozenset[str]) -> frozenset[str]:
+        """The methods of class ``name`` of ``entry`` that call one of ``called`` on
+        ``self`` (``index.calling_methods``)."""
+        text = self.text_of(entry)
+        if text is None:
+            return frozenset()
+        definition = entry.definitions[name]
+        return calling_methods(text[definition.start : definition.end], called)
 
     # -- dependencies -----------------------------------------------------------------------
 

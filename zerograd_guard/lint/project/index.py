@@ -589,6 +589,27 @@ def _backward_methods(segment: str, extra: bool) -> frozenset[str]:
         spans[match[1]] = (match.start(), end)
         if extra or BACKWARD_MARKERS.search(segment, match.start(), end) is not None:
             names.add(match[1])
+    return _with_self_callers(segment, spans, names)
+
+
+def calling_methods(segment: str, called: frozenset[str]) -> frozenset[str]:
+    """The methods of a class (its text ``segment``) that call one of ``called`` on
+    ``self``, directly or through another of its methods: a base's ``train_step`` that
+    calls ``self.update``, which a subclass overrides with a backward (rlkit's
+    ``TorchTrainer.train`` over ``SACTrainer.train_from_torch``)."""
+    found = list(_METHOD.finditer(segment))
+    spans = {}
+    for index, match in enumerate(found):
+        end = found[index + 1].start() if index + 1 < len(found) else len(segment)
+        spans[match[1]] = (match.start(), end)
+    return _with_self_callers(segment, spans, set(called)) - called
+
+
+def _with_self_callers(
+    segment: str, spans: dict[str, tuple[int, int]], names: set[str]
+) -> frozenset[str]:
+    """``names`` and the methods (``spans``: each one's text in ``segment``) that call one
+    of them on ``self``, transitively."""
     changed = bool(names)
     while changed:
         changed = False
