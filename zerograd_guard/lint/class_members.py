@@ -16,7 +16,9 @@ through these (``extract.walker`` / ``extract.resolve`` / ``flow``):
 
 1. its name: ``self.m()`` / ``x.m()`` calls, overrides and subclass dispatch, duck typing
    by a method only one class defines, inherited loops that a subclass does not
-   override (``flow._inherited_loops``), all keyed by the method's name;
+   override (``flow._inherited_loops``), all keyed by the method's name; and the
+   attribute it stores a function of its own in (``self.train_step = train_step``),
+   called by that name;
 2. the instance attributes it assigns (``self.x = ...``, tuple targets, subscripted
    ones), which other methods resolve ``self.x`` through;
 3. methods no text calls by name: dunders (construction runs ``__init__``, an instance
@@ -425,6 +427,14 @@ def _part(
     # kept whole: all of them)
     defined = {node.name} | (nested if header or isinstance(node, ast.ClassDef) else set())
     stores = _stores(inner)
+    # ... unless it stores one in an attribute (deepxde's ``self.train_step = train_step``):
+    # calling that attribute runs it
+    defined |= {
+        attribute
+        for _, attributes, values in stores
+        if any(isinstance(value, ast.Name) and value.id in nested for value in values)
+        for attribute in attributes
+    }
     if header:  # a class-level name is a class attribute (``self.optimizer_class``)
         stores = [(frozenset(), names | attributes, values) for names, attributes, values in stores]
     imports = (

@@ -1158,6 +1158,8 @@ class Resolver:
         value = self._uncompiled(value)
         if _self_attribute(value) is not None and depth < 2:
             return self._made_attribute(_self_attribute(value), scope, depth + 1)  # type: ignore[arg-type]
+        if type(value) is cst.Name:
+            return self._defined_here(value.value, scope)
         if type(value) is not cst.Call or any(arg.star for arg in value.args):
             return None
         receiver: tuple[str, ...] = ()
@@ -1182,6 +1184,18 @@ class Resolver:
                 if arg.keyword is not None
             ),
         )
+
+    def _defined_here(self, name: str, scope: FunctionModel) -> Made | None:
+        """A function ``scope`` defines and binds nowhere else, handed on by its name
+        (deepxde's ``self.train_step = train_step`` in ``_compile_pytorch``): ``scope`` is
+        its factory, a method's ``self`` the instance."""
+        made = scope.nested.get(name)
+        if made is None or _assigns(scope, name):
+            return None
+        receiver = (
+            ("self",) if scope.class_name is not None and scope.params[:1] == ("self",) else ()
+        )
+        return made, scope, receiver, ()
 
     def _made_here(self, name: str, scope: FunctionModel) -> Made | None:
         """``_made``, when what the factory was handed are names ``scope`` binds itself
