@@ -75,3 +75,34 @@ def test_the_loop_that_clears_is_correct(findings):
         "            loss = model", "            optimizer.zero_grad()\n            loss = model"
     )
     assert findings(files={"utils.py": HELPER, "train.py": loop}) == []
+
+
+# thuml/CDAN: ``optimizer = lr_schedule.inv_lr_scheduler(optimizer, i)`` sets the learning
+# rates and hands the optimizer back; the optimizer's class comes from the config
+SCHEDULE = """\
+    def inv_lr_scheduler(optimizer, iter_num, lr=0.001):
+        for param_group in optimizer.param_groups:
+            param_group["lr"] = lr * (1 + 0.001 * iter_num) ** (-0.75)
+        return optimizer
+    """
+REBOUND_LOOP = """\
+    import torch
+    import lr_schedule
+
+
+    def train(model, loader, config):
+        optimizer = config["type"](model.parameters(), lr=0.1)
+        for i, (x, y) in enumerate(loader):
+            optimizer = lr_schedule.inv_lr_scheduler(optimizer, i)
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+    """
+
+
+def test_the_optimizer_a_helper_of_another_module_hands_back(findings):
+    files = {"lr_schedule.py": SCHEDULE, "train.py": REBOUND_LOOP}
+    assert findings(files=files) == []
+    files["train.py"] = REBOUND_LOOP.replace("            optimizer.zero_grad()\n", "")
+    assert codes(findings(files=files)) == [("train.py", 10, "ZG101")]

@@ -712,6 +712,12 @@ class Resolver:
     def _is_plain_call(self, call: _Callee) -> bool:
         return "." not in call.dotted
 
+    def _is_function_call(self, call: _Callee) -> bool:
+        """A plain call, or (project mode) ``module.f(...)`` of an imported module."""
+        return self._is_plain_call(call) or (
+            self.model.external is not None and call.dotted.split(".", 1)[0] in self.model.imports
+        )
+
     def _instance_of_local_class(
         self, call: _Callee, key: str, function: FunctionModel, depth: int
     ) -> Holds | None:
@@ -746,12 +752,19 @@ class Resolver:
     def _passed_through(
         self, call: _Callee, key: str, function: FunctionModel, depth: int
     ) -> Holds | None:
-        """A call of a function of this file whose every return returns one parameter
-        it never rebinds (``optimizer = exp_lr_scheduler(optimizer, epoch)`` sets the
-        learning rate and hands the optimizer back): what the argument passed for it
-        holds, whatever the function's name says. None otherwise."""
-        callee = self.function_named(call.name, function)
-        if callee is None or depth > 6:
+        """A call of a function of this file (or, in project mode, of another linted
+        module: CDAN's ``lr_schedule.inv_lr_scheduler(optimizer, i)``) whose every return
+        returns one parameter it never rebinds (``optimizer = exp_lr_scheduler(optimizer,
+        epoch)`` sets the learning rate and hands the optimizer back): what the argument
+        passed for it holds, whatever the function's name says. None otherwise."""
+        if depth > 6:
+            return None
+        callee = self.function_named(call.name, function) if self._is_plain_call(call) else None
+        if callee is None and key in {key_of(arg.value) for arg in call.node.args}:
+            # another module's function is read only for a name bound to its own result
+            # (``optimizer = f(optimizer, i)``): most calls are not worth a parse
+            callee = self._external(call.dotted, inert=True)
+        if callee is None:
             return None
         returned = {key_of(value) for value in self.returns(callee)}
         if len(returned) != 1:
@@ -1850,7 +1863,7 @@ class _Callee:
 # means adding a row.
 _CALL_KINDS = (
     (Resolver._is_engine, Resolver._engine),
-    (Resolver._is_plain_call, Resolver._passed_through),
+    (Resolver._is_function_call, Resolver._passed_through),
     (Resolver._is_scheduler, Resolver._other),
     (Resolver._is_optimizer_class, Resolver._built_optimizer),
     (Resolver._is_lightning_optimizers, Resolver._untied_optimizer),
