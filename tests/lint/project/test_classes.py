@@ -788,3 +788,47 @@ def test_an_inherited_method_of_another_module_runs_the_instances_override(findi
     never_cleared = RL_TRAINERS.replace("            self.policy_optimizer.zero_grad()\n", "")
     files["trainers.py"] = never_cleared
     assert codes(findings(files=files)) == [("script.py", 8, "ZG101")]
+
+
+# vitchyr/rlkit: ``BatchRLAlgorithm.__init__`` hands its ``trainer`` to
+# ``super().__init__(trainer, ...)``, where ``BaseRLAlgorithm`` stores it; the batch loop
+# of the subclass calls ``self.trainer.train(...)``. The class the script builds is
+# what ``self.trainer`` holds.
+RL_ALGORITHMS = """\
+    class BaseRLAlgorithm:
+        def __init__(self, trainer, replay_buffer):
+            self.trainer = trainer
+            self.replay_buffer = replay_buffer
+
+
+    class BatchRLAlgorithm(BaseRLAlgorithm):
+        def __init__(self, trainer, replay_buffer, num_trains_per_epoch=10):
+            super().__init__(trainer, replay_buffer)
+            self.num_trains_per_epoch = num_trains_per_epoch
+
+        def _train(self):
+            for _ in range(self.num_trains_per_epoch):
+                self.trainer.train(self.replay_buffer.random_batch())
+    """
+RL_EXPERIMENT = """\
+    from algorithms import BatchRLAlgorithm
+    from trainers import SACTrainer
+
+
+    def experiment(replay_buffer):
+        trainer = SACTrainer()
+        algorithm = BatchRLAlgorithm(trainer, replay_buffer)
+        algorithm._train()
+    """
+
+
+def test_a_constructor_argument_stored_by_the_base_constructor(findings):
+    files = {
+        "trainers.py": RL_TRAINERS,
+        "algorithms.py": RL_ALGORITHMS,
+        "experiment.py": RL_EXPERIMENT,
+    }
+    assert findings(files=files) == []
+    never_cleared = RL_TRAINERS.replace("            self.policy_optimizer.zero_grad()\n", "")
+    files["trainers.py"] = never_cleared
+    assert codes(findings(files=files)) == [("algorithms.py", 14, "ZG101")]

@@ -1290,18 +1290,30 @@ class _Walker:
         top-level function's, passed one by every caller (``project.call_sites``):
         ``agent.update(batch)`` may run that class's backward and step. The same for
         an attribute the constructor stores a parameter in (``self.policy = policy``,
-        then ``self.policy.learn(batch)``)."""
+        then ``self.policy.learn(batch)``), or the constructor of a base class of the
+        file (rlkit's ``BaseRLAlgorithm`` stores the ``trainer`` its subclass hands it)."""
         if self.external is None:
             return False
         if receiver_key in self.function.params:
             return self._passed_linted_instance(self.function, receiver_key)
         if self.cls is None or not receiver_key.startswith("self.") or receiver_key.count(".") != 1:
             return False
-        constructor = self.cls.methods.get("__init__")
-        return constructor is not None and any(
-            self._passed_linted_instance(constructor, param)
-            for param in stored_parameters(self.cls, receiver_key[5:])
-        )
+        pending, seen = [self.cls], set()
+        while pending:
+            info = pending.pop()
+            if info.name in seen:
+                continue
+            seen.add(info.name)
+            constructor = info.methods.get("__init__")
+            if constructor is not None and any(
+                self._passed_linted_instance(constructor, param)
+                for param in stored_parameters(info, receiver_key[5:])
+            ):
+                return True
+            pending.extend(
+                self.model.classes[base] for base in info.bases if base in self.model.classes
+            )
+        return False
 
     def _passed_linted_instance(self, function: FunctionModel, param: str) -> bool:
         assert self.external is not None

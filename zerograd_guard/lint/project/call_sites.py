@@ -315,9 +315,12 @@ class CallSites:
     ) -> tuple[Target, ...] | None:
         callers = self.callers(entry, called_name(function))
         # only a class with a backward can change a finding: callers with none in reach
-        # are not read (most functions' parameters are asked about)
+        # are not read (most functions' parameters are asked about), unless a subclass's
+        # constructor hands its own parameter on (``_handed_by_subclasses``)
         if callers is None or not any(
-            self.project.built_backward_methods(caller.entry) for caller in callers
+            self.project.built_backward_methods(caller.entry)
+            or (function.endswith(CONSTRUCTOR) and self._derives(caller))
+            for caller in callers
         ):
             return None
         own = self.tree(entry)
@@ -337,6 +340,12 @@ class CallSites:
             sites = uses.sites(caller.written)
             if sites is None:
                 return None  # handed on as a value: its other callers are not known
+            handed = self._handed_by_subclasses(caller, tree, uses, function, slot)
+            if handed is None:
+                return None
+            for target in handed:
+                if target not in passed:
+                    passed.append(target)
             for scope, call in sites:
                 count += 1
                 if count > MAX_CALLS:
@@ -356,6 +365,43 @@ class CallSites:
                     passed.append(target)
         running = tuple(target for target in passed if self._runs_backward(target))
         return running or None
+
+    def _derives(self, caller: Caller) -> bool:
+        """Whether ``caller``'s module defines a class deriving from the name."""
+        tree = self.tree(caller.entry)
+        return tree is not None and bool(
+            self._uses(caller.entry, tree).subclasses.get(caller.written)
+        )
+
+    def _handed_by_subclasses(
+        self, caller: Caller, tree: ast.Module, uses: _Uses, function: str, slot: _Slot
+    ) -> list[Target] | None:
+        """For a constructor (``Base.__init__``): the classes the subclasses ``caller``
+        defines hand it through ``super().__init__(trainer, ...)``, each argument one of
+        their own constructor's parameters, typed from their own calls (rlkit's
+        ``BatchRLAlgorithm`` over ``BaseRLAlgorithm``). A subclass whose constructor
+        hands anything else, or that has none of its own (its calls are the base's), or
+        that is not top-level: None (not known)."""
+        subclasses = uses.subclasses.get(caller.written, [])
+        if not subclasses:
+            return []
+        if not function.endswith(CONSTRUCTOR):
+            return None
+        found: list[Target] = []
+        for scope, subclass in subclasses:
+            handed = _super_init_argument(subclass, slot) if scope is tree else None
+            if handed is None:
+                return None
+            if handed == "":
+                continue  # its constructor does not run the base's
+            sub_param = _slot_param(subclass, handed)
+            if sub_param is None:
+                return None
+            classes = self.parameter_classes(caller.entry, subclass.name + CONSTRUCTOR, sub_param)
+            if classes is None:
+                return None
+            found.extend(classes)
+        return found
 
     def _runs_backward(self, target: Target) -> bool:
         """Whether the class has a method with a backward other than ``backward``
@@ -487,6 +533,8 @@ class _Uses:
     def __init__(self, tree: ast.Module) -> None:
         self.calls: dict[str, list[tuple[ast.AST, ast.Call]]] = {}
         self.other: set[str] = set()
+        # the classes deriving from each name, with the scope each is defined in
+        self.subclasses: dict[str, list[tuple[ast.AST, ast.ClassDef]]] = {}
         # scope id -> the scope (kept, so its id is not reused) and what it binds
         self._bindings: dict[int, tuple[ast.AST, _Bindings]] = {}
         pending: list[tuple[ast.AST, ast.AST]] = [(tree, tree)]
@@ -499,6 +547,18 @@ class _Uses:
                     self.other.add(written)
                     continue  # names all the way down: nothing else inside
             inner = node if isinstance(node, _SCOPES) else scope
+            if kind is ast.ClassDef:
+                for base in node.bases:  # type: ignore[attr-defined]
+                    written = _written(base)
+                    if written is None:
+                        pending.append((base, scope))
+                    else:
+                        self.subclasses.setdefault(written, []).append((scope, node))  # type: ignore[arg-type]
+                pending.extend(
+                    (child, inner)
+                    for child in (*node.keywords, *node.decorator_list, *node.body)  # type: ignore[attr-defined]
+                )
+                continue
             if kind is ast.Call:
                 written = _written(node.func)  # type: ignore[attr-defined]
                 if written is not None:
@@ -517,12 +577,54 @@ class _Uses:
 
     def sites(self, written: str) -> list[tuple[ast.AST, ast.Call]] | None:
         """Every call of ``written`` with its scope; None when the name is also used other
-        than called (handed on, stored, decorated, an attribute of it read)."""
+        than called or derived from (handed on, stored, decorated, an attribute of it
+        read)."""
         if written in self.other or any(
             other.startswith(written + ".") for other in self.other if other[:1] == written[:1]
         ):
             return None
         return self.calls.get(written, [])
+
+
+def _super_init_argument(subclass: ast.ClassDef, slot: _Slot) -> str | None:
+    """The name a subclass's own ``__init__`` passes to ``super().__init__(...)`` for
+    ``slot``; "" when its constructor never calls it; None when not known (no
+    constructor of its own, or anything but a plain name passed)."""
+    inits = [
+        node
+        for node in subclass.body
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__init__"
+    ]
+    if len(inits) != 1:
+        return None
+    calls = [
+        node
+        for node in ast.walk(inits[0])
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "__init__"
+        and isinstance(node.func.value, ast.Call)
+        and isinstance(node.func.value.func, ast.Name)
+        and node.func.value.func.id == "super"
+    ]
+    if not calls:
+        return ""
+    if len(calls) != 1:
+        return None
+    argument = _argument(calls[0], slot)
+    return argument.id if isinstance(argument, ast.Name) else None
+
+
+def _slot_param(subclass: ast.ClassDef, name: str) -> str | None:
+    """``name`` when it is a parameter of the subclass's ``__init__``, else None."""
+    for node in subclass.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__init__":
+            arguments = node.args
+            names = {
+                a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+            }
+            return name if name in names else None
+    return None
 
 
 def _argument(call: ast.Call, slot: _Slot) -> ast.expr | None:
