@@ -832,3 +832,40 @@ def test_a_constructor_argument_stored_by_the_base_constructor(findings):
     never_cleared = RL_TRAINERS.replace("            self.policy_optimizer.zero_grad()\n", "")
     files["trainers.py"] = never_cleared
     assert codes(findings(files=files)) == [("algorithms.py", 14, "ZG101")]
+
+
+# ikostrikov/pytorch-meta-optimizer: the learned optimizer is an ``nn.Module`` of
+# another module whose name ends in Optimizer; ``optim.Adam`` steps its parameters and
+# ``meta_optimizer.zero_grad()`` clears them
+LEARNED_OPTIMIZER = """\
+    import torch.nn as nn
+
+
+    class FastMetaOptimizer(nn.Module):
+        def __init__(self, hidden_size):
+            super().__init__()
+            self.linear = nn.Linear(6, hidden_size)
+
+        def forward(self, x):
+            return self.linear(x)
+    """
+META_TRAIN = """\
+    import torch.optim as optim
+    from meta_optimizer import FastMetaOptimizer
+
+
+    def main(loader):
+        meta_optimizer = FastMetaOptimizer(20)
+        optimizer = optim.Adam(meta_optimizer.parameters(), lr=1e-3)
+        for x in loader:
+            meta_optimizer.zero_grad()
+            meta_optimizer(x).sum().backward()
+            optimizer.step()
+    """
+
+
+def test_a_learned_optimizer_of_another_module_is_a_model(findings):
+    files = {"meta_optimizer.py": LEARNED_OPTIMIZER, "main.py": META_TRAIN}
+    assert findings(files=files) == []
+    files["main.py"] = META_TRAIN.replace("            meta_optimizer.zero_grad()\n", "")
+    assert codes(findings(files=files)) == [("main.py", 9, "ZG101")]

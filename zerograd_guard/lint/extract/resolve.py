@@ -615,6 +615,8 @@ class Resolver:
         model, whatever its name says; its ``zero_grad()`` clears its parameters."""
         if not self._is_plain_call(call):
             return False
+        if call.name not in self.model.classes and self.model.external is not None:
+            return self.model.external.derives_from_module(call.name)
         seen: set[str] = set()
         pending = [call.name]
         while pending:
@@ -1874,6 +1876,9 @@ _CALL_KINDS = (
     (Resolver._is_plain_call, Resolver._instance_of_local_class),
     (Resolver._is_plain_call, Resolver._built_by_function),
     (Resolver._is_class_of_another_module, Resolver._instance_of_another_module),
+    # a module of another linted module whose code touches no gradient: not an
+    # optimizer, whatever the name it is bound to says (``meta_optimizer = MetaNet()``)
+    (Resolver._module_class, Resolver._other),
 )
 
 

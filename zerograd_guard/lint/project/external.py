@@ -291,6 +291,33 @@ class ProjectLookup:
             self._bases[local] = cls
         return self._bases[local]
 
+    def derives_from_module(self, local: str) -> bool:
+        """Whether ``local`` names a class of another linted module deriving, through
+        linted classes, from ``torch.nn.Module`` (read from the index: the bases its
+        header names, no parse)."""
+        project = self.loader.project
+        target = project.resolve_local(self.entry, local)
+        seen: set[tuple[str, str]] = set()
+        while target is not None and len(target.attribute) == 1:
+            entry, name = target.entry, target.attribute[0]
+            definition = entry.definitions.get(name)
+            if definition is None or not definition.is_class or (entry.path, name) in seen:
+                return False
+            seen.add((entry.path, name))
+            next_target = None
+            for base in definition.bases:
+                head, _, rest = base.partition(".")
+                origin = entry.imports.get(head, "")
+                dotted = f"{origin}.{rest}" if origin and rest else origin or base
+                if dotted in ("torch.nn.Module", "torch.nn.modules.module.Module"):
+                    return True
+                if base in entry.definitions:
+                    next_target = Target(entry, (base,))
+                elif next_target is None:
+                    next_target = project.resolve_local(entry, base)
+            target = next_target
+        return False
+
     def drivers(self, local: str) -> tuple[tuple[FunctionModel, str], ...]:
         """The looping functions of other linted modules with a parameter annotated with
         class ``local`` (a name this module writes) on which they call methods, each with
