@@ -869,3 +869,40 @@ def test_a_learned_optimizer_of_another_module_is_a_model(findings):
     assert findings(files=files) == []
     files["main.py"] = META_TRAIN.replace("            meta_optimizer.zero_grad()\n", "")
     assert codes(findings(files=files)) == [("main.py", 9, "ZG101")]
+
+
+def test_the_base_storing_it_in_another_module_and_a_pass_through_subclass(findings, tmp_path):
+    # rlkit's layout: BaseRLAlgorithm (rl_algorithm.py) stores the trainer,
+    # BatchRLAlgorithm (batch_rl_algorithm.py) hands it on, and the script builds
+    # TorchBatchRLAlgorithm, a subclass with no constructor of its own
+    base, batch = RL_ALGORITHMS.split("\n\n\n    class BatchRLAlgorithm")
+    files = {
+        "trainers.py": RL_TRAINERS.replace("            self.policy_optimizer.zero_grad()\n", ""),
+        "rl_algorithm.py": "    import abc\n\n\n"
+        + base.replace("BaseRLAlgorithm:", "BaseRLAlgorithm(object, metaclass=abc.ABCMeta):")
+        + "\n",
+        "batch_rl_algorithm.py": "    from rl_algorithm import BaseRLAlgorithm\n\n\n"
+        "    class BatchRLAlgorithm" + batch,
+        "torch_rl_algorithm.py": """\
+    from batch_rl_algorithm import BatchRLAlgorithm
+
+
+    class TorchBatchRLAlgorithm(BatchRLAlgorithm):
+        def to(self, device):
+            return self
+    """,
+        "experiment.py": RL_EXPERIMENT.replace(
+            "from algorithms import BatchRLAlgorithm",
+            "from torch_rl_algorithm import TorchBatchRLAlgorithm",
+        ).replace("BatchRLAlgorithm(trainer", "TorchBatchRLAlgorithm(trainer"),
+    }
+    assert codes(findings(files=files)) == [("batch_rl_algorithm.py", 11, "ZG101")]
+    # cached: editing the trainer's module (reached through the subclass's callers)
+    # judges the loop again
+    cache = f"--cache-dir={tmp_path / 'cache'}"
+    files["trainers.py"] = RL_TRAINERS
+    assert findings(cache, files=files) == []
+    files["trainers.py"] = RL_TRAINERS.replace(
+        "            self.policy_optimizer.zero_grad()\n", ""
+    )
+    assert codes(findings(cache, files=files)) == [("batch_rl_algorithm.py", 11, "ZG101")]

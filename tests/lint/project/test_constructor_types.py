@@ -91,11 +91,6 @@ def test_built_in_the_trainers_own_module(findings):
 
 
 UNKNOWN_CALLERS = {
-    "a subclass elsewhere may pass its own": RUN
-    + """
-    class OwnTrainer(MFPolicyTrainer):
-        pass
-    """,
     "a name the caller receives": RUN.replace("policy=policy,", "policy=buffer.policy,"),
     "the argument left to a default": RUN.replace("policy=policy, ", ""),
     "the class handed on as a value": RUN.replace(
@@ -103,6 +98,20 @@ UNKNOWN_CALLERS = {
         "make = MFPolicyTrainer\n        policy_trainer = make(",
     ),
 }
+
+
+def test_a_subclass_is_another_configuration_the_known_calls_stand_beside(findings):
+    # a subclass of the trainer (built nowhere in the run, or handing the base a value
+    # of its own) is another configuration, as an unknown call's argument is: the
+    # configuration the known calls build is judged
+    for subclass in (
+        "class OwnTrainer(MFPolicyTrainer):\n        pass\n",
+        "class OwnTrainer(MFPolicyTrainer):\n"
+        "        def __init__(self, buffer):\n"
+        "            super().__init__(make_policy(), buffer, 3)\n",
+    ):
+        run = RUN + "\n\n    " + subclass
+        assert codes(findings(files=_files(run=run))) == [("trainer.py", 11, "ZG101")], subclass
 
 
 def test_whatever_the_constructor_calls_do_not_all_say_stays_unknown(findings, tmp_path):

@@ -410,7 +410,7 @@ class Resolver:
             cls = self._class_of(function)
             if cls is None:
                 return None
-            for info in self._mro(cls):
+            for info in self._mro(cls, with_inert_bases=True):
                 for value in info.attributes.get(key[5:], ()):
                     held = self.classify(value, key, _assigning(info, value, function), depth)
                     if held.kind is not None:
@@ -914,7 +914,11 @@ class Resolver:
             scope = scope.parent
         return None
 
-    def _mro(self, cls: ClassInfo) -> list[ClassInfo]:
+    def _mro(self, cls: ClassInfo, with_inert_bases: bool = False) -> list[ClassInfo]:
+        """``cls`` and its bases known here; ``with_inert_bases``: also the bases of other
+        linted modules whose own code touches no gradient (for the attributes their
+        constructors store: rlkit's ``BaseRLAlgorithm`` stores ``self.trainer``)."""
+        external = self.model.external if with_inert_bases else None
         order: list[ClassInfo] = []
         pending = [cls]
         while pending:
@@ -922,7 +926,12 @@ class Resolver:
             if info in order:
                 continue
             order.append(info)
-            pending.extend(c for b in info.bases if (c := self.model.class_info(b)) is not None)
+            for base in info.bases:
+                found = self.model.class_info(base)
+                if found is None and external is not None and info is cls:
+                    found = external.base_class(base)
+                if found is not None:
+                    pending.append(found)
         return order
 
     def method(self, class_name: str | None, name: str) -> FunctionModel | None:

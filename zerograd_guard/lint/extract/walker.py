@@ -1310,9 +1310,10 @@ class _Walker:
                 for param in stored_parameters(info, receiver_key[5:])
             ):
                 return True
-            pending.extend(
-                self.model.classes[base] for base in info.bases if base in self.model.classes
-            )
+            for base in info.bases:
+                found = self.model.classes.get(base) or self.external.base_class(base)
+                if found is not None:
+                    pending.append(found)
         return False
 
     def _passed_linted_instance(self, function: FunctionModel, param: str) -> bool:

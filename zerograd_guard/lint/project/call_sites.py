@@ -32,6 +32,7 @@ from zerograd_guard.lint.regions import dotted_name
 
 # a looping function, and its parameter annotated with a class: (file, function, parameter)
 _Driver = tuple[ModuleEntry, str, str]
+MAX_SUBCLASS_DEPTH = 3  # subclasses without constructors of their own, followed down
 CONSTRUCTOR = ".__init__"  # ``Cls.__init__``: the parameters a call of ``Cls(...)`` passes
 MAX_BASES = 8  # classes above one whose drivers are looked for
 MAX_CALLER_FILES = 16  # more callers than this: the parameter stays unknown
@@ -319,7 +320,7 @@ class CallSites:
         # constructor hands its own parameter on (``_handed_by_subclasses``)
         if callers is None or not any(
             self.project.built_backward_methods(caller.entry)
-            or (function.endswith(CONSTRUCTOR) and self._derives(caller))
+            or (function.endswith(CONSTRUCTOR) and _subclasses(caller))
             for caller in callers
         ):
             return None
@@ -330,6 +331,17 @@ class CallSites:
         slot = _slot(*signature, param)
         if slot is None:
             return None
+        passed = self._passed_to(callers, function, slot)
+        if passed is None:
+            return None
+        running = tuple(target for target in passed if self._runs_backward(target))
+        return running or None
+
+    def _passed_to(
+        self, callers: list[Caller], function: str, slot: _Slot, depth: int = 0
+    ) -> list[Target] | None:
+        """The linted classes ``callers``' calls pass to ``slot`` instances of (a
+        constructor's: also through their subclasses); None when some call is not known."""
         passed: list[Target] = []
         count = 0
         for caller in callers:
@@ -340,10 +352,7 @@ class CallSites:
             sites = uses.sites(caller.written)
             if sites is None:
                 return None  # handed on as a value: its other callers are not known
-            handed = self._handed_by_subclasses(caller, tree, uses, function, slot)
-            if handed is None:
-                return None
-            for target in handed:
+            for target in self._handed_by_subclasses(caller, tree, uses, function, slot, depth):
                 if target not in passed:
                     passed.append(target)
             for scope, call in sites:
@@ -363,44 +372,61 @@ class CallSites:
                     continue  # another configuration, not known: the known ones stand
                 if target not in passed:
                     passed.append(target)
-        running = tuple(target for target in passed if self._runs_backward(target))
-        return running or None
+        return passed
 
-    def _derives(self, caller: Caller) -> bool:
-        """Whether ``caller``'s module defines a class deriving from the name."""
-        tree = self.tree(caller.entry)
-        return tree is not None and bool(
-            self._uses(caller.entry, tree).subclasses.get(caller.written)
-        )
+    def subclass_callers(self, caller: Caller, depth: int = 0) -> list[Caller]:
+        """The callers of the top-level classes ``caller``'s module derives from the name
+        (and of theirs, ``MAX_SUBCLASS_DEPTH`` deep): building one runs the base's
+        constructor and gives the instance the base's methods. Read from the index (the
+        bases a class header names): no parse."""
+        if depth > MAX_SUBCLASS_DEPTH:
+            return []
+        found: list[Caller] = []
+        for subclass in _subclasses(caller):
+            for sub_caller in self.callers(caller.entry, subclass) or ():
+                found.append(sub_caller)
+                found.extend(self.subclass_callers(sub_caller, depth + 1))
+        return found
 
     def _handed_by_subclasses(
-        self, caller: Caller, tree: ast.Module, uses: _Uses, function: str, slot: _Slot
-    ) -> list[Target] | None:
+        self,
+        caller: Caller,
+        tree: ast.Module,
+        uses: _Uses,
+        function: str,
+        slot: _Slot,
+        depth: int = 0,
+    ) -> list[Target]:
         """For a constructor (``Base.__init__``): the classes the subclasses ``caller``
         defines hand it through ``super().__init__(trainer, ...)``, each argument one of
         their own constructor's parameters, typed from their own calls (rlkit's
-        ``BatchRLAlgorithm`` over ``BaseRLAlgorithm``). A subclass whose constructor
-        hands anything else, or that has none of its own (its calls are the base's), or
-        that is not top-level: None (not known)."""
-        subclasses = uses.subclasses.get(caller.written, [])
-        if not subclasses:
+        ``BatchRLAlgorithm`` over ``BaseRLAlgorithm``); a subclass with no constructor
+        of its own is called with the base's (``TorchBatchRLAlgorithm``): its calls pass
+        the same slot. What a subclass hands otherwise (``*args``, a value of its own,
+        a class not top-level) is another configuration, not known: the known ones
+        stand, as for the direct calls."""
+        if not function.endswith(CONSTRUCTOR) or depth > MAX_SUBCLASS_DEPTH:
             return []
-        if not function.endswith(CONSTRUCTOR):
-            return None
+        if not _subclasses(caller):
+            return []  # the index says no class of the module derives from it
+        subclasses = uses.subclasses.get(caller.written, [])
         found: list[Target] = []
         for scope, subclass in subclasses:
-            handed = _super_init_argument(subclass, slot) if scope is tree else None
-            if handed is None:
-                return None
-            if handed == "":
-                continue  # its constructor does not run the base's
-            sub_param = _slot_param(subclass, handed)
-            if sub_param is None:
-                return None
-            classes = self.parameter_classes(caller.entry, subclass.name + CONSTRUCTOR, sub_param)
-            if classes is None:
-                return None
-            found.extend(classes)
+            if scope is not tree:
+                continue
+            classes: tuple[Target, ...] | list[Target] | None = None
+            if not _own_constructor(subclass):
+                sub_callers = self.callers(caller.entry, subclass.name)
+                if sub_callers is not None:
+                    classes = self._passed_to(sub_callers, function, slot, depth + 1)
+            else:
+                handed = _super_init_argument(subclass, slot)
+                sub_param = _slot_param(subclass, handed) if handed else None
+                if sub_param is not None:
+                    classes = self.parameter_classes(
+                        caller.entry, subclass.name + CONSTRUCTOR, sub_param
+                    )
+            found.extend(classes or ())
         return found
 
     def _runs_backward(self, target: Target) -> bool:
@@ -613,6 +639,22 @@ def _super_init_argument(subclass: ast.ClassDef, slot: _Slot) -> str | None:
         return None
     argument = _argument(calls[0], slot)
     return argument.id if isinstance(argument, ast.Name) else None
+
+
+def _subclasses(caller: Caller) -> list[str]:
+    """The top-level classes of ``caller``'s module whose header names the name as a base."""
+    return [
+        name
+        for name, definition in caller.entry.definitions.items()
+        if definition.is_class and caller.written in definition.bases
+    ]
+
+
+def _own_constructor(subclass: ast.ClassDef) -> bool:
+    return any(
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "__init__"
+        for node in subclass.body
+    )
 
 
 def _slot_param(subclass: ast.ClassDef, name: str) -> str | None:

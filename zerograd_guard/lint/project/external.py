@@ -242,9 +242,18 @@ class ProjectLookup:
         function's parameters are bound to its caller's names."""
         if self.depth:
             return ()
-        from zerograd_guard.lint.project.call_sites import for_project
+        from zerograd_guard.lint.project.call_sites import CONSTRUCTOR, for_project
 
-        targets = for_project(self.loader.project).parameter_classes(self.entry, function, param)
+        entry, asked = self.entry, function
+        name = function.removesuffix(CONSTRUCTOR)
+        if function.endswith(CONSTRUCTOR) and name not in entry.definitions:
+            # the constructor of a base class this file imports (the base stores what a
+            # subclass of the file hands on)
+            found = self.loader.project.resolve_local(entry, name)
+            if found is None or len(found.attribute) != 1:
+                return ()
+            entry, asked = found.entry, found.attribute[0] + CONSTRUCTOR
+        targets = for_project(self.loader.project).parameter_classes(entry, asked, param)
         names = []
         for target in targets or ():
             if target.entry is self.entry:

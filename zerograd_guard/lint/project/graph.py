@@ -803,7 +803,8 @@ class Project:
 
     def _callers(self, entry: ModuleEntry) -> list[ModuleEntry]:
         """The files that may call a top-level function of ``entry`` (or, in a file with
-        a loop, build an instance of a top-level class) and so may say what its
+        a loop, build an instance of a top-level class, also through a subclass: its
+        constructor hands the base what its own callers pass) and so may say what its
         parameters hold (``call_sites``); none for a definition with too many."""
         from zerograd_guard.lint.project.call_sites import for_project
 
@@ -811,7 +812,10 @@ class Project:
         found: list[ModuleEntry] = []
         for name, definition in entry.definitions.items():
             if not definition.is_class or entry.has_loop:  # a class's: what it is built with
-                found.extend(caller.entry for caller in sites.callers(entry, name) or ())
+                for caller in sites.callers(entry, name) or ():
+                    found.append(caller.entry)
+                    if definition.is_class:
+                        found.extend(c.entry for c in sites.subclass_callers(caller))
         return found
 
     def _drivers(self, entry: ModuleEntry) -> list[ModuleEntry]:
@@ -859,6 +863,9 @@ class Project:
             methods: set[str] = set()
             for caller in sites.callers(entry, name) or ():
                 methods |= self.built_backward_methods(caller.entry)
+                if definition.is_class:  # a subclass's callers build the class too
+                    for built_by in sites.subclass_callers(caller):
+                        methods |= self.built_backward_methods(built_by.entry)
             if not uses_methods(own, methods):
                 continue
             called = name + CONSTRUCTOR if definition.is_class else name
