@@ -169,6 +169,17 @@ def matches(pattern: re.Pattern[str], name: str) -> bool:
     return pattern.search(name) is not None
 
 
+def decorated_with(node: cst.FunctionDef, name: str) -> bool:
+    """Whether ``node`` is decorated ``@name`` (or ``@module.name``)."""
+    for decorator in node.decorators:
+        target = decorator.decorator
+        if type(target) is cst.Attribute:
+            target = target.attr
+        if type(target) is cst.Name and target.value == name:
+            return True
+    return False
+
+
 def key_of(node: cst.CSTNode | None) -> str | None:
     """``self.opt`` / ``opts[0]`` / ``x`` for simple expressions, else None."""
     if type(node) is cst.Name:

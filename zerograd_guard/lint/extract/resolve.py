@@ -32,6 +32,7 @@ from zerograd_guard.lint.extract.names import (
     SCHEDULER_FACTORY,
     TupleElement,
     callee_name,
+    decorated_with,
     from_torch,
     key_of,
     looks_like_optimizer,
@@ -122,12 +123,8 @@ def _declared_only(method: FunctionModel) -> bool:
     node = method.node
     if type(node) is not cst.FunctionDef:
         return False
-    for decorator in node.decorators:
-        target = decorator.decorator
-        if type(target) is cst.Attribute:
-            target = target.attr
-        if type(target) is cst.Name and target.value == "abstractmethod":
-            return True
+    if decorated_with(node, "abstractmethod"):
+        return True
     body = node.body
     if type(body) is cst.SimpleStatementSuite:  # ``def f(self): raise ...``
         small = list(body.body)

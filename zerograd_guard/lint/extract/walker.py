@@ -36,6 +36,7 @@ from zerograd_guard.lint.extract.names import (
     callee_name,
     computed_apart_from_windows,
     condition_atom,
+    decorated_with,
     expression_text,
     key_of,
     looks_like_optimizer,
@@ -953,7 +954,7 @@ class _Walker:
         )
         params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
         model.params = tuple(param.name.value for param in params)
-        if in_class and _is_staticmethod(node):
+        if in_class and decorated_with(node, "staticmethod"):
             model.params = (STATIC_RECEIVER, *model.params)
         for param in params:
             if param.annotation is not None:
@@ -1787,17 +1788,6 @@ def _filter_each(body: list[Statement], targets: frozenset[str], collection: str
     for statement in _walk_statements(body):
         if isinstance(statement, If) and statement.atom is not None:
             statement.atom = renamed_atom(statement.atom, element)
-
-
-def _is_staticmethod(node: cst.FunctionDef) -> bool:
-    """Decorated ``@staticmethod`` (or ``@builtins.staticmethod``)."""
-    for decorator in node.decorators:
-        target = decorator.decorator
-        if type(target) is cst.Attribute:
-            target = target.attr
-        if type(target) is cst.Name and target.value == "staticmethod":
-            return True
-    return False
 
 
 def _finalize(function: FunctionModel) -> None:
