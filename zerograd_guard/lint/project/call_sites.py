@@ -603,8 +603,8 @@ class _Uses:
 
     def sites(self, written: str) -> list[tuple[ast.AST, ast.Call]] | None:
         """Every call of ``written`` with its scope; None when the name is also used other
-        than called or derived from (handed on, stored, decorated, an attribute of it
-        read)."""
+        than called (handed on, stored, decorated, an attribute of it read). A class
+        deriving from it is no such use: ``subclasses`` lists them."""
         if written in self.other or any(
             other.startswith(written + ".") for other in self.other if other[:1] == written[:1]
         ):
