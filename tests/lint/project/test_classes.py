@@ -906,3 +906,45 @@ def test_the_base_storing_it_in_another_module_and_a_pass_through_subclass(findi
         "            self.policy_optimizer.zero_grad()\n", ""
     )
     assert codes(findings(cache, files=files)) == [("batch_rl_algorithm.py", 11, "ZG101")]
+
+
+def test_a_base_class_too_long_to_load_whole_still_runs_the_override(findings):
+    # MIC-DKFZ/nnUNet: nnUNetTrainer (70,000 characters, over the definition limit)
+    # loops over batches in run_training and calls the train_step each trainer
+    # variant of another module overrides
+    padding = "".join(
+        f"    def helper_{i}(self, x):\n        return x + {i}  # {'padding ' * 6}\n\n"
+        for i in range(700)
+    )
+    base = (
+        "import torch\n\n\n"
+        "class BaseTrainer(object):\n"
+        "    def __init__(self):\n"
+        "        self.network = torch.nn.Linear(4, 1)\n"
+        "        self.optimizer = torch.optim.SGD(self.network.parameters(), lr=0.1)\n\n"
+        "    def train_step(self, batch):\n"
+        "        self.optimizer.zero_grad(set_to_none=True)\n"
+        "        self.network(batch).mean().backward()\n"
+        "        self.optimizer.step()\n\n"
+        "    def run_training(self, batches):\n"
+        "        for batch in batches:\n"
+        "            self.train_step(batch)\n\n" + padding
+    )
+    assert len(base) > 64_000
+    variant = (
+        "from pkg.base import BaseTrainer\n\n\n"
+        "class PrimusTrainer(BaseTrainer):\n"
+        "    def train_step(self, batch):\n"
+        "        self.optimizer.zero_grad()\n"
+        "        self.network(batch).pow(2).mean().backward()\n"
+        "        self.optimizer.step()\n"
+    )
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": base,
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/primus.py": variant,
+    }
+    assert findings(files=files) == []
+    files["pkg/sub/primus.py"] = variant.replace("        self.optimizer.zero_grad()\n", "")
+    assert codes(findings(files=files)) == [("pkg/sub/primus.py", 6, "ZG101")]

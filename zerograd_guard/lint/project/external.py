@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 from zerograd_guard.lint.errors import AnalysisError
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel
 from zerograd_guard.lint.options import AnalysisOptions
-from zerograd_guard.lint.project.graph import MAX_DEPTH, Project, Target
-from zerograd_guard.lint.project.index import ModuleEntry
+from zerograd_guard.lint.project.graph import MAX_DEFINITION_CHARS, MAX_DEPTH, Project, Target
+from zerograd_guard.lint.project.index import ModuleEntry, reduced_class_text
 from zerograd_guard.lint.project.sources import module_text
 from zerograd_guard.lint.sourcefile import SourceError, read_bytes
 
@@ -66,27 +66,33 @@ class Loader:
         self._loaded: OrderedDict[tuple[str, str, int, bool], LoadedModule | None] = OrderedDict()
 
     def load(
-        self, entry: ModuleEntry, name: str, depth: int, driver: bool = False
+        self,
+        entry: ModuleEntry,
+        name: str,
+        depth: int,
+        driver: bool = False,
+        reduced: bool = False,
     ) -> LoadedModule | None:
         """The model holding definition ``name`` of ``entry``, ``depth`` calls away from
         the analysed file. Only the definition's own text is parsed (placed at its lines
         in the file, the module's imports known), not the whole module: a helper module
         is often large and one function of it is called. ``driver``: a loop over a
         parameter annotated with a class (``ProjectLookup.drivers``), whose calls on it
-        are kept whatever that class's own code does."""
-        key = (entry.path, name, depth, driver)
+        are kept whatever that class's own code does. ``reduced``: a class too long to
+        load whole, cut down to what a subclass's loop runs (``index.reduced_class_text``)."""
+        key = (entry.path, name, depth, driver, reduced)
         if key in self._loaded:
             self._loaded.move_to_end(key)
             return self._loaded[key]
         self._loaded[key] = None  # being built: a call back into it stays unknown
-        loaded = self._build(entry, name, depth, driver)
+        loaded = self._build(entry, name, depth, driver, reduced)
         self._loaded[key] = loaded
         if len(self._loaded) > MAX_LOADED:
             self._loaded.popitem(last=False)
         return loaded
 
     def _build(
-        self, entry: ModuleEntry, name: str, depth: int, driver: bool
+        self, entry: ModuleEntry, name: str, depth: int, driver: bool, reduced: bool = False
     ) -> LoadedModule | None:
         from zerograd_guard.lint.analyze import parse_for_analysis
         from zerograd_guard.lint.extract import build_model, resolve_module
@@ -98,10 +104,17 @@ class Loader:
             text = module_text(Path(entry.path), read_bytes(Path(entry.path)))
         except (OSError, SourceError):
             return None  # unknown, as if it were not linted
-        source = "\n" * (definition.line - 1) + text[definition.start : definition.end]
+        own_text = text[definition.start : definition.end]
+        if reduced:
+            own_text = reduced_class_text(own_text) or ""
+            if not own_text or len(own_text.strip()) > MAX_DEFINITION_CHARS:
+                return None
+        source = "\n" * (definition.line - 1) + own_text
         try:
             module = parse_for_analysis(source)
         except AnalysisError:
+            if reduced:
+                return None
             try:  # the cheap index cut the definition wrongly: the whole file, then
                 source = text
                 module = parse_for_analysis(source)
@@ -185,16 +198,24 @@ class ProjectLookup:
         self, target: Target, own: bool, inert_too: bool = False
     ) -> tuple[LoadedModule, tuple[str, ...]] | None:
         project = self.loader.project
+        reduced = False
         if inert_too:
-            if self.depth >= MAX_DEPTH or not project.loadable(target.entry, target.attribute[0]):
+            if self.depth >= MAX_DEPTH:
                 return None
+            if not project.loadable(target.entry, target.attribute[0]):
+                # a class too long to load whole: its looping methods, for a subclass
+                reduced = target.entry.definitions[target.attribute[0]].is_class
+                if not reduced:
+                    return None
         elif not project.reaches(
             target.entry, target.attribute[0], "touches", within=MAX_DEPTH - self.depth - 1
         ):
             return None  # cannot touch gradients: the call stays as harmless as today
         if not own and self._blocks(target.entry):
             return None
-        loaded = self.loader.load(target.entry, target.attribute[0], self.depth + 1)
+        loaded = self.loader.load(
+            target.entry, target.attribute[0], self.depth + 1, reduced=reduced
+        )
         return None if loaded is None else (loaded, target.attribute)
 
     def _blocks(self, entry: ModuleEntry) -> bool:

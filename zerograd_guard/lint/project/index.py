@@ -548,6 +548,62 @@ def _dedent(indent: int) -> re.Pattern[str]:
     return re.compile(rf"\n[ \t]{{0,{indent}}}(?=[^ \t\r\n#])")
 
 
+def reduced_class_text(segment: str) -> str | None:
+    """A class's text (``segment``) cut down for a subclass that inherits from it when it
+    is too long to load whole (nnU-Net's ``nnUNetTrainer``, 70,000 characters: its
+    ``run_training`` loop calls the ``train_step`` a subclass overrides). Kept: the
+    methods holding a loop or gradient work (``touches_gradients``), and those calling
+    a kept one on ``self``. Every other method becomes a stub doing nothing, at its
+    ``def`` line (what it did touches no gradient and calls no kept method), its other
+    lines left empty, so every kept line stays where it was. None when no method loops
+    (nothing a subclass's loop runs)."""
+    found = list(_METHOD.finditer(segment))
+    if not found:
+        return None
+    indent = min(len(match[0]) - len(match[0].lstrip()) for match in found)
+    methods = [match for match in found if len(match[0]) - len(match[0].lstrip()) == indent]
+    spans: dict[str, tuple[int, int]] = {}
+    for index, match in enumerate(methods):
+        start = _decorators_start(segment, segment.rfind("\n", 0, match.start()) + 1)
+        end = methods[index + 1].start() if index + 1 < len(methods) else len(segment)
+        spans[match[1]] = (
+            start,
+            _before_decorators(segment, start, segment.rfind("\n", 0, end) + 1 or end),
+        )
+    looping = {name for name, (start, end) in spans.items() if _LOOP.search(segment, start, end)}
+    if not looping:
+        return None
+    working = {
+        name for name, (start, end) in spans.items() if touches_gradients(segment[start:end])
+    }
+    kept = _with_self_callers(segment, spans, looping | working)
+    pieces: list[str] = []
+    cursor = 0
+    for name, (start, end) in sorted(spans.items(), key=lambda item: item[1]):
+        if name in kept:
+            continue
+        lines = segment[start:end].count("\n")
+        margin = " " * indent
+        stub = f"{margin}def {name}(self, *args, **kwargs):\n{margin}    pass\n"
+        pieces += [segment[cursor:start], stub + "\n" * max(lines - 2, 0)]
+        cursor = end
+    pieces.append(segment[cursor:])
+    return "".join(pieces)
+
+
+_LOOP = re.compile(r"^[ \t]+(?:async[ \t]+)?(?:for|while)[ \t(]", re.MULTILINE)
+
+
+def _decorators_start(text: str, start: int) -> int:
+    """``start`` (a line's start) moved back over the decorator lines above it."""
+    while start > 0:
+        previous = text.rfind("\n", 0, start - 1) + 1
+        if not text[previous:start].strip().startswith("@"):
+            return start
+        start = previous
+    return start
+
+
 def _before_decorators(text: str, start: int, end: int) -> int:
     """``end`` moved back over the decorator lines (and blank lines and comments) that
     belong to the next definition."""
