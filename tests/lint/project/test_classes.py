@@ -948,3 +948,13 @@ def test_a_base_class_too_long_to_load_whole_still_runs_the_override(findings):
     assert findings(files=files) == []
     files["pkg/sub/primus.py"] = variant.replace("        self.optimizer.zero_grad()\n", "")
     assert codes(findings(files=files)) == [("pkg/sub/primus.py", 6, "ZG101")]
+    # through a base of the variant's own file (PretrainedTrainer_Primus over the
+    # file's PretrainedTrainer over nnUNetTrainer)
+    files["pkg/sub/primus.py"] = (
+        variant.replace("class PrimusTrainer(BaseTrainer)", "class PretrainedTrainer(BaseTrainer)")
+        + "\n\nclass PretrainedPrimus(PretrainedTrainer):\n"
+        "    def train_step(self, batch):\n"
+        "        self.network(batch).pow(2).mean().backward()\n"
+        "        self.optimizer.step()\n"
+    )
+    assert codes(findings(files=files)) == [("pkg/sub/primus.py", 13, "ZG101")]

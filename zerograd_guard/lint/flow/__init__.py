@@ -156,15 +156,27 @@ def _foreign_inherited_loops(
     if not overrides:
         return []
     found: dict[str, tuple[FunctionModel, bool]] = {}
-    for base in cls.bases:
-        if base in model.classes:
-            continue  # the file's own: ``_inherited_loops``
+    # the file's own bases are ``_inherited_loops``'; the bases of another module are
+    # reached through them too (nnU-Net's ``PretrainedTrainer_Primus`` over the file's
+    # ``PretrainedTrainer`` over ``nnUNetTrainer``), below the methods they define
+    defined = set(cls.methods)
+    pending, seen = list(cls.bases), set()
+    while pending:
+        base = pending.pop(0)
+        if base in seen:
+            continue
+        seen.add(base)
+        own = model.classes.get(base)
+        if own is not None:
+            defined |= set(own.methods)
+            pending.extend(own.bases)
+            continue
         info = external.base_class(base)
         for name, method in info.methods.items() if info is not None else ():
             lightning_step = name == "training_step" and (
                 info.manual_optimization or _manual_optimization(cls.name, model)  # type: ignore[union-attr]
             )
-            if name in cls.methods or not (method.has_loop or lightning_step):
+            if name in defined or not (method.has_loop or lightning_step):
                 continue
             if method.origin is not None and any(
                 event.kind == EventKind.CALL
