@@ -407,7 +407,7 @@ class Resolver:
             cls = self._class_of(function)
             if cls is None:
                 return None
-            for info in self._mro(cls, with_inert_bases=True):
+            for info in self._mro(cls, with_inert_bases=key[5:]):
                 for value in info.attributes.get(key[5:], ()):
                     held = self.classify(value, key, _assigning(info, value, function), depth)
                     if held.kind is not None:
@@ -911,10 +911,10 @@ class Resolver:
             scope = scope.parent
         return None
 
-    def _mro(self, cls: ClassInfo, with_inert_bases: bool = False) -> list[ClassInfo]:
-        """``cls`` and its bases known here; ``with_inert_bases``: also the bases of other
-        linted modules whose own code touches no gradient (for the attributes their
-        constructors store: rlkit's ``BaseRLAlgorithm`` stores ``self.trainer``)."""
+    def _mro(self, cls: ClassInfo, with_inert_bases: str = "") -> list[ClassInfo]:
+        """``cls`` and its bases known here; ``with_inert_bases`` (an attribute): also the
+        bases of other linted modules whose own code touches no gradient but stores that
+        attribute (rlkit's ``BaseRLAlgorithm`` stores ``self.trainer``)."""
         external = self.model.external if with_inert_bases else None
         order: list[ClassInfo] = []
         pending = [cls]
@@ -925,7 +925,12 @@ class Resolver:
             order.append(info)
             for base in info.bases:
                 found = self.model.class_info(base)
-                if found is None and external is not None and info is cls:
+                if (
+                    found is None
+                    and external is not None
+                    and info is cls
+                    and external.base_stores(base, with_inert_bases)
+                ):
                     found = external.base_class(base)
                 if found is not None:
                     pending.append(found)

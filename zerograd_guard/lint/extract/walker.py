@@ -1312,7 +1312,9 @@ class _Walker:
             ):
                 return True
             for base in info.bases:
-                found = self.model.classes.get(base) or self.external.base_class(base)
+                found = self.model.classes.get(base)
+                if found is None and self.external.base_stores(base, receiver_key[5:]):
+                    found = self.external.base_class(base)
                 if found is not None:
                     pending.append(found)
         return False

@@ -17,6 +17,7 @@ analysed file itself may call into any module; calls back into it stay unknown.
 from __future__ import annotations
 
 import os
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -321,6 +322,25 @@ class ProjectLookup:
             self._bases[local] = cls
         return self._bases[local]
 
+    def base_stores(self, local: str, attribute: str) -> bool:
+        """Whether the text of class ``local`` (of another linted module) assigns
+        ``self.attribute``: what is worth loading it for (``base_class``) when a subclass
+        reads that attribute. Read from the text, no parse."""
+        project = self.loader.project
+        target = project.resolve_local(self.entry, local)
+        if target is None or len(target.attribute) != 1:
+            return False
+        definition = target.entry.definitions.get(target.attribute[0])
+        text = project.text_of(target.entry) if definition is not None else None
+        if definition is None or text is None:
+            return False
+        return (
+            re.search(
+                rf"self\.{re.escape(attribute)}\s*=(?!=)", text[definition.start : definition.end]
+            )
+            is not None
+        )
+
     def derives_from_module(self, local: str) -> bool:
         """Whether ``local`` names a class of another linted module deriving, through
         linted classes, from ``torch.nn.Module`` (read from the index: the bases its
@@ -408,16 +428,23 @@ def flattened(loaded: LoadedModule, name: str) -> ClassInfo | None:
     merged = ClassInfo(name=name, bases=())
     pending = [name]
     seen: set[str] = set()
+    # a base whose own code cannot touch gradients still gives the methods that call a
+    # backward method on ``self`` (a ``train_step`` calling the ``self.update`` the
+    # subclass overrides): read only when the index says the class has such a method
+    external = model.external
+    inherited = (
+        external.loader.project.class_backward_methods(loaded.entry, name)
+        if isinstance(external, ProjectLookup)
+        else frozenset()
+    )
     while pending:
         base = pending.pop(0)
         if base in seen:
             continue
         seen.add(base)
         info = model.classes.get(base)
-        if info is None and model.external is not None:
-            # a base whose own code cannot touch gradients still gives its methods: a
-            # ``train_step`` calling the ``self.update`` the subclass overrides
-            info = model.external.base_class(base)
+        if info is None and external is not None and inherited - merged.methods.keys():
+            info = external.base_class(base)
         if info is None:
             continue
         for method, function in info.methods.items():
