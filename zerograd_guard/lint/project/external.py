@@ -177,6 +177,7 @@ class ProjectLookup:
         self._bases: dict[str, ClassInfo | None] = {}  # ``base_class``
         self._changed: dict[tuple[str, int | str], frozenset[str] | None] = {}
         self._methods: dict[str, frozenset[str]] = {}  # ``may_define``, per imported name
+        self._stores: dict[tuple[str, str], bool] = {}  # ``base_stores``
 
     def _target(
         self, local: str, inert_too: bool = False
@@ -204,7 +205,7 @@ class ProjectLookup:
             if self.depth >= MAX_DEPTH:
                 return None
             if not project.loadable(target.entry, target.attribute[0]):
-                # a class too long to load whole: its looping methods, for a subclass
+                # a class too long to load whole: cut down for a subclass (reduced_class_text)
                 reduced = target.entry.definitions[target.attribute[0]].is_class
                 if not reduced:
                     return None
@@ -326,6 +327,12 @@ class ProjectLookup:
         """Whether the text of class ``local`` (of another linted module) assigns
         ``self.attribute``: what is worth loading it for (``base_class``) when a subclass
         reads that attribute. Read from the text, no parse."""
+        known = self._stores.get((local, attribute))
+        if known is None:
+            known = self._stores[local, attribute] = self._base_stores(local, attribute)
+        return known
+
+    def _base_stores(self, local: str, attribute: str) -> bool:
         project = self.loader.project
         target = project.resolve_local(self.entry, local)
         if target is None or len(target.attribute) != 1:

@@ -637,14 +637,12 @@ def _backward_methods(segment: str, extra: bool) -> frozenset[str]:
     ``self.backward_G()``, pytorch-CycleGAN's layout): calling either runs a backward."""
     if not extra and _BACKWARD_LITERAL not in segment:
         return frozenset()  # no method's text can hold a backward marker
-    found = list(_METHOD.finditer(segment))
-    names = set()
-    spans = {}
-    for index, match in enumerate(found):
-        end = found[index + 1].start() if index + 1 < len(found) else len(segment)
-        spans[match[1]] = (match.start(), end)
-        if extra or BACKWARD_MARKERS.search(segment, match.start(), end) is not None:
-            names.add(match[1])
+    spans = _method_spans(segment)
+    names = {
+        name
+        for name, (start, end) in spans.items()
+        if extra or BACKWARD_MARKERS.search(segment, start, end) is not None
+    }
     return _with_self_callers(segment, spans, names)
 
 
@@ -653,12 +651,18 @@ def calling_methods(segment: str, called: frozenset[str]) -> frozenset[str]:
     ``self``, directly or through another of its methods: a base's ``train_step`` that
     calls ``self.update``, which a subclass overrides with a backward (rlkit's
     ``TorchTrainer.train`` over ``SACTrainer.train_from_torch``)."""
+    return _with_self_callers(segment, _method_spans(segment), set(called)) - called
+
+
+def _method_spans(segment: str) -> dict[str, tuple[int, int]]:
+    """Each ``def`` of a class's text (its methods and what they nest) -> its text, up to
+    the next ``def``."""
     found = list(_METHOD.finditer(segment))
     spans = {}
     for index, match in enumerate(found):
         end = found[index + 1].start() if index + 1 < len(found) else len(segment)
         spans[match[1]] = (match.start(), end)
-    return _with_self_callers(segment, spans, set(called)) - called
+    return spans
 
 
 def _with_self_callers(
