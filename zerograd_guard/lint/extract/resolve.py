@@ -48,6 +48,7 @@ from zerograd_guard.lint.extract.parameter_sets import (
     optimizer_modules,
     return_values,
 )
+from zerograd_guard.lint.extract.summed_reads import summed_reads
 from zerograd_guard.lint.extract.walker import local_class
 from zerograd_guard.lint.model.events import (
     ALL,
@@ -2183,9 +2184,20 @@ def resolve_module(
         resolver.duck_types = resolver.duck_typed(function)
         resolver.resolve_block(function.body, function)
         _simplify(function.body)
-    if any(tie is not None for tie in model.ties.values()):
-        # what a backward reaches matters only against an optimizer's known modules
+    model.summed_reads = [
+        found
+        for function in model.functions
+        if function.has_backward and function.origin is None
+        for found in summed_reads(function)
+    ]
+    # what a backward reaches matters only against an optimizer's known modules, or a
+    # read's in the same loop
+    tied = any(tie is not None for tie in model.ties.values())
+    summed = {id(found.backward) for found in model.summed_reads}
+    if tied or summed:
         for event, function in resolver.backwards:
+            if not tied and id(event) not in summed:
+                continue
             inputs = _keyword(event.node, "inputs")
             if inputs is None:
                 event.reach = resolver.reach.reach(event.loss, function)  # type: ignore[arg-type]

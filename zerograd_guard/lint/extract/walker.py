@@ -96,6 +96,7 @@ BUILTINS = frozenset(
     }
 )  # fmt: skip
 _SKIPPED_EXPRESSIONS = frozenset({*LEAVES, cst.Lambda, cst.Comment})
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.GeneratorExp, cst.SetComp, cst.DictComp})
 
 
 def _is_grad(node: cst.BaseExpression) -> bool:
@@ -848,7 +849,7 @@ class _Walker:
         self.function.loop_targets |= targets
         iterates_parameters = _iterates_parameters(node.iter)
         if iterates_parameters:
-            self.parameter_owners.append(_parameters_owner(node.iter))
+            self.parameter_owners.append(_loop_owner(node.target, node.iter))
         self.loop_depth += 1
         body = self.suite(node.body)
         self.loop_depth -= 1
@@ -1042,8 +1043,18 @@ class _Walker:
         if kind is cst.Call:
             self.call(node, out)  # type: ignore[arg-type]
             return
+        if kind in _COMPREHENSIONS:
+            owner = _parameters_owner(node.for_in.iter)  # type: ignore[attr-defined]
+            if owner is not None:  # ``[p.grad for p in model.parameters()]``
+                self.parameter_owners.append(owner)
+                self._subexpressions(node, out)
+                self.parameter_owners.pop()
+                return
         if kind is cst.Yield:
             self.function.is_generator = True
+        self._subexpressions(node, out)
+
+    def _subexpressions(self, node: cst.CSTNode, out: list[Statement]) -> None:
         self.depth += 1
         if self.depth > MAX_EXPRESSION_DEPTH:
             raise AnalysisError("nesting too deep to analyse")
@@ -1533,6 +1544,18 @@ def _builds_anew(value: cst.BaseExpression, key: str) -> bool:
         if type(node) not in LEAVES:
             stack.extend(subnodes(node))
     return True
+
+
+def _loop_owner(target: cst.BaseExpression, iterable: cst.BaseExpression) -> str | None:
+    """The module whose parameters a loop walks: ``m`` of ``for p in m.parameters()``,
+    of ``for i, p in enumerate(m.parameters())`` and of ``for f, p in zip(fisher,
+    m.parameters())`` (None: not known, or several modules)."""
+    owner = _parameters_owner(iterable)
+    if owner is None:
+        owners = set(_target_owners(target, iterable).values())
+        if len(owners) == 1:
+            return owners.pop()
+    return owner
 
 
 def _target_owners(target: cst.BaseExpression, iterable: cst.BaseExpression) -> dict[str, str]:

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from zerograd_guard.lint.flow.engine import BudgetExceeded, FlowEngine, Observations
 from zerograd_guard.lint.flow.hooks import check_hooked
 from zerograd_guard.lint.flow.iterations import iteration_functions
+from zerograd_guard.lint.flow.summed_reads import observe_summed_reads
 from zerograd_guard.lint.frameworks import foreign_framework
 from zerograd_guard.lint.model.events import Event, EventKind, events_of
 from zerograd_guard.lint.model.program import ClassInfo, FunctionModel, ModuleModel
@@ -105,6 +106,7 @@ def check_flow(
         if run.site is not None and engine.via:
             engine.via.pop()
     check_hooked(engine, model, hooked)
+    observe_summed_reads(engine, model)
     return engine.observations
 
 

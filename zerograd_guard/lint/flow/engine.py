@@ -151,7 +151,11 @@ class Observations:
       first iteration's gradients (ZG101);
     * ``stale_reads``: (backward, optimizer) -> (read, step) pairs: ``.grad`` read after
       the backward added onto gradients ``step`` had applied, with no clear between
-      (ZG101 when no step reports that backward).
+      (ZG101 when no step reports that backward);
+    * ``summed_reads``: backward -> (read, loop): in each iteration of ``loop`` the read
+      adds ``.grad`` to a total kept across iterations, with no clear since the previous
+      iteration's backward: the total counts that backward's gradients again
+      (``flow.summed_reads``; ZG101 when nothing else reports that backward).
     """
 
     leaks: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
@@ -163,6 +167,7 @@ class Observations:
     partial_clears: dict[str, dict[Event, frozenset[str]]] = field(default_factory=dict)
     early_backwards: dict[tuple[Event, str], set[Event]] = field(default_factory=dict)
     stale_reads: dict[tuple[Event, str], set[tuple[Event, Event]]] = field(default_factory=dict)
+    summed_reads: dict[Event, tuple[Event, Loop]] = field(default_factory=dict)
     # project mode: each event of another module -> the call in this file it ran under
     # (the first one seen)
     sites: dict[Event, Event] = field(default_factory=dict)

@@ -243,6 +243,17 @@ class Jump:
 Statement = Event | If | Loop | Try | Jump
 
 
+@dataclass(frozen=True)
+class SummedRead:
+    """In one iteration of ``loop``: ``backward``, then ``read`` of ``.grad``, which adds
+    what it reads to ``total``, a name the loop does not bind (``extract.summed_reads``)."""
+
+    backward: Event
+    read: Event
+    loop: Loop
+    total: str
+
+
 def child_blocks(statement: Statement) -> tuple[list[Statement], ...]:
     """The statement lists nested in ``statement``, in source order (none for an event or
     a jump): the one place that knows the shape of ``If`` / ``Loop`` / ``Try``."""

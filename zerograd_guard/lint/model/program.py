@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     import libcst as cst
 
-    from zerograd_guard.lint.model.events import Event, Statement
+    from zerograd_guard.lint.model.events import Event, Statement, SummedRead
 
 
 ValuePlace = tuple[int, int, tuple[tuple[int, int, bool], ...]]
@@ -168,6 +168,9 @@ class ModuleModel:
     rebuilt_optimizers: dict[str, list[Event]] = field(default_factory=dict)
     # optimizer -> its ``zero_grad()`` calls that run a method clearing nothing, with it
     inert_clears: dict[str, list[tuple[Event, FunctionModel]]] = field(default_factory=dict)
+    # backwards whose gradients a read in the same loop sums across iterations, when no
+    # clear runs between (``extract.summed_reads``; judged by ``flow.summed_reads``)
+    summed_reads: list[SummedRead] = field(default_factory=list)
     external: ExternalLookup | None = None  # project mode: other modules' names
 
     def class_info(self, name: str) -> ClassInfo | None:

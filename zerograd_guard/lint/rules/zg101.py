@@ -38,6 +38,12 @@ step runs on every iteration is still this bug. When another model's loss also w
 these gradients (a generator loss through an undetached discriminator), a clear after
 the step would leave that leak for the next step: clear right before this optimizer's
 own backward instead (no automatic fix is offered then).
+
+The same holds without an optimizer when a loop reads the gradients: an importance or
+Fisher estimate (EWC, MAS), or per-sample gradients, that adds what each iteration reads
+of `.grad` to a total needs a clear before each iteration's backward, or the total
+counts every earlier iteration's gradients again. Reading once after the loop, or
+overwriting instead of summing, is a deliberate sum and is not reported.
 """
     fix_description = (
         "Safe: insert `<optimizer>.zero_grad()` on the line after the step, in the same block, "
@@ -122,6 +128,14 @@ for x, y in loader:
     loss.backward()
     optimizer.step(batch_size)
 """,
+        """\
+fisher = {name: torch.zeros_like(p) for name, p in model.named_parameters()}
+for x, y in loader:
+    model.zero_grad()
+    criterion(model(x), y).backward()
+    for name, p in model.named_parameters():
+        fisher[name] += p.grad ** 2 / len(loader)
+""",
     )
     INVALID = (
         Invalid(
@@ -200,6 +214,13 @@ for x, y in loader:
     loss.backward()  # expect: ZG101
     optimizer.step()
 """,
+        """\
+fisher = {name: torch.zeros_like(p) for name, p in model.named_parameters()}
+for x, y in loader:
+    criterion(model(x), y).backward()  # expect: ZG101
+    for name, p in model.named_parameters():
+        fisher[name] += p.grad ** 2 / len(loader)
+""",
     )
 
     def check(self, model: AnalyzedModule) -> Iterator[Finding]:
@@ -209,6 +230,7 @@ for x, y in loader:
         reported = set(by_backward)
         yield from _early(model, reported)
         yield from _stale_reads(model, reported)
+        yield from _summed_reads(model, reported)
         if not by_backward:
             return
         leak_sites = model.observations.leak_sites
@@ -351,6 +373,24 @@ def _stale_reads(model: AnalyzedModule, reported: set[Event]) -> Iterator[Findin
             f"sees their sum, not this backward's gradients"
         )
         hint = f"Clear the gradients right before this backward(): call `{_clear_call(key)}`"
+        yield model.finding(GradientsNotCleared.code, message, backward.node, hint=hint)
+
+
+def _summed_reads(model: AnalyzedModule, reported: set[Event]) -> Iterator[Finding]:
+    """Backwards of a loop whose reads of ``.grad`` are summed across its iterations."""
+    for backward, (read, loop) in model.observations.summed_reads.items():
+        if backward in reported:
+            continue
+        reported.add(backward)
+        model.positions.compute([backward.node, read.node, loop.node])
+        module = read.modules[0]
+        message = (
+            f"gradients are not cleared between iterations: this backward() adds onto the "
+            f"gradients of the previous iteration of the loop at line {model.line(loop.node)}, "
+            f"so the read of `.grad` at line {model.line(read.node)}, summed over the "
+            f"iterations, counts them again"
+        )
+        hint = f"Clear the gradients right before this backward(): call `{module}.zero_grad()`"
         yield model.finding(GradientsNotCleared.code, message, backward.node, hint=hint)
 
 
