@@ -2,7 +2,9 @@
 backward, one steps, an extra loss is added for the other model, which then steps once
 (BicycleGAN's encoder and generator: ``loss_GE`` trains both, ``loss_latent`` only the
 generator). Nothing is applied twice: no ZG104. The generator's loss of a GAN whose
-discriminator is cleared only after its own step is still a leak."""
+discriminator is cleared only after its own step is still a leak, and so is one whose
+discriminator (or an actor-critic's critic, named so) is cleared with the generator:
+an adversary never learns from the other model's loss (VAE-GAN, session 26's probes)."""
 
 import torch
 from torch import nn
@@ -54,3 +56,36 @@ def discriminator_cleared_after_its_step_then_generator(loader):
         g_loss = -netD(fake).mean()
         g_loss.backward()  # expect: ZG104
         optG.step()
+
+
+def discriminator_cleared_with_the_generator(loader):
+    # both cleared at the top, but a discriminator never learns from the generator's
+    # loss: its step applies g_loss's gradients with d_loss's (a VAE-GAN's shape)
+    G, D = nn.Linear(2, 4), nn.Linear(4, 1)
+    g_optimizer = torch.optim.Adam(G.parameters())
+    d_optimizer = torch.optim.Adam(D.parameters())
+    for x in loader:
+        g_optimizer.zero_grad()
+        d_optimizer.zero_grad()
+        fake = G(torch.randn(8, 2))
+        loss_g = -D(fake).mean()
+        loss_g.backward()  # expect: ZG104
+        g_optimizer.step()
+        loss_d = D(fake.detach()).mean() - D(x).mean()
+        loss_d.backward()
+        d_optimizer.step()
+
+
+def critic_cleared_with_the_actor(batches):
+    actor, critic = nn.Linear(4, 2), nn.Linear(6, 1)
+    actor_optimizer = torch.optim.Adam(actor.parameters())
+    critic_optimizer = torch.optim.Adam(critic.parameters())
+    for s, a, target in batches:
+        actor_optimizer.zero_grad()
+        critic_optimizer.zero_grad()
+        actor_loss = -critic(torch.cat([s, actor(s)], 1)).mean()
+        actor_loss.backward()  # expect: ZG104
+        actor_optimizer.step()
+        critic_loss = (critic(torch.cat([s, a], 1)) - target).pow(2).mean()
+        critic_loss.backward()
+        critic_optimizer.step()

@@ -45,6 +45,7 @@ from zerograd_guard.lint.extract.names import (
     REBOUND_MODULE,
     RESTORED_PARAMETERS,
     key_of,
+    last_segment,
     matches,
 )
 from zerograd_guard.lint.flow.pairing import NO_GUARDS, Guards, proven, skip_clear, stale
@@ -108,6 +109,11 @@ _FLAG_PART = (
 _FLAG = re.compile(rf"{_FLAG_PART}|\((?:{_FLAG_PART}) (?:And|Or) (?:{_FLAG_PART})\)")
 # a test of a computed value (a NaN or infinite loss or gradient norm)
 _VALUE_TEST = re.compile(r"\b(?:isnan|isinf|isfinite)\(")
+# a module named as a discriminator or a critic: ``D``, ``netD``, ``net_D_A``, ``model_D``,
+# ``disc``, ``discA``, ``discriminator_b``, ``critic2`` (not ``discount``)
+_ADVERSARY = re.compile(
+    r"(?i)(?:net_?|model_?)?(?:d(?:_?[ab12])?|(?:disc(?:riminator)?|critic)(?:_?[a-z0-9]{1,2})?)$"
+)
 # Events applied per judged function before giving up on it: what was observed so far was
 # observed on real paths and stays; the rest of that function is not judged.
 WORK_BUDGET = 200_000
@@ -925,14 +931,23 @@ class FlowEngine:
         ``backward`` (no other gradient event between): its loss was meant for both
         models (BicycleGAN's encoder and generator), so the other model's step applying
         it once more with an extra loss of its own applies nothing twice. A GAN's
-        discriminator cleared only after its own step is not cleared there."""
+        discriminator cleared only after its own step is not cleared there, and one
+        cleared there is not meant to learn from the generator's loss: an adversary
+        (``_ADVERSARY``, by the optimizer's or its modules' names: a discriminator, a
+        critic) never is, whatever the clears say."""
         joint = self.joint.get(backward)
-        if joint is None:
+        if joint is None or self._adversary(key):
             return False
         keys, modules = joint
         return self._covers(key, keys, modules) and any(
             self._covers(other, keys, modules) for other in stepping
         )
+
+    def _adversary(self, key: str) -> bool:
+        """Whether a module optimizer ``key`` steps is named as a GAN's discriminator or an
+        actor-critic's critic (the optimizer's own name says less: ``opt_d`` may step a
+        decoder)."""
+        return any(_ADVERSARY.match(last_segment(module)) for module in self.tie(key) or ())
 
     def _covers(self, optimizer: str, keys: frozenset[str], modules: tuple[str, ...]) -> bool:
         """Whether clearing optimizers ``keys`` and modules ``modules`` clears all of
