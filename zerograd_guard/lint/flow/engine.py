@@ -107,6 +107,8 @@ _FLAG_PART = (
 )
 # ... or two of them joined (``DEEPSPEED_WRAP and args.deepspeed``)
 _FLAG = re.compile(rf"{_FLAG_PART}|\((?:{_FLAG_PART}) (?:And|Or) (?:{_FLAG_PART})\)")
+# a dotted name compared with a string or an integer: (name, constant)
+_EQUALITY = re.compile(r"\(([A-Za-z_][\w.]*) Equal (\"[^\"]*\"|'[^']*'|-?\d+)\)")
 # a test of a computed value (a NaN or infinite loss or gradient norm)
 _VALUE_TEST = re.compile(r"\b(?:isnan|isinf|isfinite)\(")
 # a module named as a discriminator or a critic: ``D``, ``netD``, ``net_D_A``, ``model_D``,
@@ -339,6 +341,8 @@ class FlowEngine:
         # per callee: the names it (or what it may call) uses, None when it may observe
         # optimizers it does not name (``_named_by``)
         self._named: dict[int, frozenset[str] | None] = {}
+        # condition key -> (name, constant) of an equality test, or None (``_equality``)
+        self._equalities: dict[str, tuple[str, str] | None] = {}
         # per function: the conditions on names it binds to True / False (``_set_flags``)
         self._flags: dict[int, frozenset[Atom]] = {}
 
@@ -486,6 +490,7 @@ class FlowEngine:
             else_in.update(states)
             states = set()
         taken, not_taken = (tag, atom, body_value), (tag, atom, not body_value)
+        equality = self._equality(atom) if states else None
         # paths share their assumptions: each set is split once
         split: dict[frozenset[Any], tuple[frozenset[Any] | None, frozenset[Any] | None]] = {}
         for state in states:
@@ -496,6 +501,14 @@ class FlowEngine:
                     sides = (assumptions, None)
                 elif not_taken in assumptions:
                     sides = (None, assumptions)
+                elif equality is not None and self._excluded(assumptions, tag, equality):
+                    # the name equals another constant on this path: the test is false
+                    false = (tag, atom, False)
+                    sides = (
+                        (None, assumptions | {false})
+                        if body_value
+                        else (assumptions | {false}, None)
+                    )
                 else:
                     sides = (assumptions | {taken}, assumptions | {not_taken})
                 split[assumptions] = sides
@@ -539,6 +552,29 @@ class FlowEngine:
         outcome.absorb_jumps(body)
         outcome.absorb_jumps(orelse)
         return body.normal | orelse.normal
+
+    def _equality(self, atom: object) -> tuple[str, str] | None:
+        """(name, constant) of a condition comparing a name with a string or an integer
+        (``opt.task == "semantic"``), else None."""
+        key = getattr(atom, "key", None)
+        if type(key) is not str:
+            return None
+        known = self._equalities.get(key, False)
+        if known is False:
+            match = _EQUALITY.fullmatch(key)
+            known = self._equalities[key] = match.groups() if match else None  # type: ignore[assignment]
+        return known  # type: ignore[return-value]
+
+    def _excluded(self, assumptions: frozenset[Any], tag: int, equality: tuple[str, str]) -> bool:
+        """Whether the path assumes, in the same frame, that the name of ``equality``
+        equals another constant (the tests of one chosen value are exclusive)."""
+        name, constant = equality
+        for assumption in assumptions:
+            if assumption[0] == tag and assumption[2] is True:
+                other = self._equality(assumption[1])
+                if other is not None and other[0] == name and other[1] != constant:
+                    return True
+        return False
 
     def loop(self, loop: Loop, states: set[State], frame: _Frame) -> _Outcome:
         outcome = _Outcome()
