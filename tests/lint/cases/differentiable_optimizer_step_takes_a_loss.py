@@ -35,3 +35,46 @@ def a_closure_step_without_a_clear(model, optimizer, batches):
             return loss
 
         optimizer.step(closure)
+
+
+class MetaOptimizer:
+    """AuxiLearn's hypergradient step: clears, writes gradients of the loss it is
+    handed, steps."""
+
+    def __init__(self, meta_optimizer):
+        self.meta_optimizer = meta_optimizer
+
+    def step(self, val_loss, aux_params):
+        self.meta_optimizer.zero_grad()
+        for p, g in zip(aux_params, torch.autograd.grad(val_loss, aux_params)):
+            p.grad = g
+        self.meta_optimizer.step()
+
+
+def handed_the_loss_by_keyword(model, aux_net, batches):
+    optimizer = torch.optim.Adam(model.parameters())
+    meta_optimizer = MetaOptimizer(torch.optim.SGD(aux_net.parameters(), lr=0.1))
+    for step, x in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = aux_net(model(x).pow(2).mean(0)).sum()
+        loss.backward()
+        optimizer.step()
+        if step % 5 == 0:
+            val_loss = aux_net(model(x).pow(2).mean(0)).sum()
+            meta_optimizer.step(val_loss=val_loss, aux_params=list(aux_net.parameters()))
+
+
+def handed_a_summed_loss_by_keyword(model, aux_net, batches, val_batches):
+    optimizer = torch.optim.Adam(model.parameters())
+    meta_optimizer = MetaOptimizer(torch.optim.SGD(aux_net.parameters(), lr=0.1))
+    for step, x in enumerate(batches, start=1):
+        optimizer.zero_grad()
+        loss = aux_net(model(x).pow(2).mean(0)).sum()
+        loss.backward()
+        optimizer.step()
+        if step % 5 == 0:
+            meta_val_loss = 0.0
+            for v in val_batches:
+                val_loss = aux_net(model(v).pow(2).mean(0)).sum()
+                meta_val_loss += val_loss
+            meta_optimizer.step(val_loss=meta_val_loss, aux_params=list(aux_net.parameters()))

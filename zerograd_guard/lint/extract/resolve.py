@@ -1595,22 +1595,39 @@ class Resolver:
         return method if steps or not method.has_backward else None
 
     def _handed_a_loss(self, event: Event, function: FunctionModel) -> bool:
-        """Whether ``x.step(...)`` is handed, first, a value computed like a loss (an
+        """Whether ``x.step(...)`` is handed, first (or, without positional arguments,
+        by a keyword other than ``closure``), a value computed like a loss (an
         arithmetic expression, ``.sum()``, ``.mean()``..., or a local name assigned only
         such values): a torch optimizer's ``step`` takes a closure, never a loss; a
-        differentiable optimizer's (facebookresearch/higher's ``diffopt.step(loss)``)
-        takes the loss and computes its gradients with ``autograd.grad``, never reading
-        or writing ``.grad``."""
+        differentiable optimizer's (facebookresearch/higher's ``diffopt.step(loss)``,
+        AuxiLearn's ``meta_optimizer.step(val_loss=...)``) takes the loss and computes
+        its gradients with ``autograd.grad``, never reading or writing ``.grad``."""
         if type(event.node) is not cst.Call:
             return False
         positional = [arg.value for arg in event.node.args if arg.keyword is None and not arg.star]
-        if not positional:
-            return False
-        first = positional[0]
-        if type(first) is cst.Name:
-            values = _assigned(first.value, function)
-            return bool(values) and all(_loss_like(value) for value in values)
-        return _loss_like(first)
+        handed = positional[:1] or [
+            arg.value
+            for arg in event.node.args
+            if arg.keyword is not None and arg.keyword.value != "closure"
+        ]
+        return any(self._loss_value(value, function) for value in handed)
+
+    @staticmethod
+    def _loss_value(value: cst.BaseExpression, function: FunctionModel, sums: bool = True) -> bool:
+        """A value computed like a loss, or a local name assigned only such values, or
+        (with ``sums``) a sum of them started from a number (``meta_val_loss = 0.0``,
+        then ``meta_val_loss += val_loss``)."""
+        if type(value) is not cst.Name:
+            return _loss_like(value)
+        values = _assigned(value.value, function)
+        if values and all(_loss_like(assigned) for assigned in values):
+            return True
+        added = function.augmented.get(value.value, ()) if sums else ()
+        return (
+            bool(values and added)
+            and all(type(assigned) in (cst.Integer, cst.Float) for assigned in values)
+            and all(Resolver._loss_value(term, function, sums=False) for term in added)
+        )
 
     def _class_name(self, function: FunctionModel) -> str | None:
         cls = self._class_of(function)
