@@ -39,6 +39,7 @@ from zerograd_guard.lint.extract.names import (
     decorated_with,
     expression_text,
     key_of,
+    last_segment,
     looks_like_optimizer,
     matches,
     names_a_window,
@@ -592,7 +593,16 @@ class _Walker:
             rebound = key in self.function.assignments and _builds_anew(node.value, key)
             self.record_assignment(key, node.value)
             constant = _bool_constant(node.value) if key.isidentifier() else None
-            out.append(self.event(EventKind.KILL, node, names=frozenset({key}), constant=constant))
+            is_none = _none_or_object(node.value) if key.isidentifier() else None
+            out.append(
+                self.event(
+                    EventKind.KILL,
+                    node,
+                    names=frozenset({key}),
+                    constant=constant,
+                    is_none=is_none,
+                )
+            )
             if rebound:
                 out.append(
                     self.event(
@@ -1682,6 +1692,19 @@ def _bool_constant(value: cst.BaseExpression) -> bool | None:
     """``True`` / ``False`` for those constants, else None."""
     if type(value) is cst.Name and value.value in ("True", "False"):
         return value.value == "True"
+    return None
+
+
+def _none_or_object(value: cst.BaseExpression) -> bool | None:
+    """True for ``None``; False for a class's constructor call (a capitalised callee:
+    ``AccumWrapper(optimizer)``, ``torch.optim.Adam(...)``), which never returns None;
+    else None (unknown)."""
+    if type(value) is cst.Name and value.value == "None":
+        return True
+    if type(value) is cst.Call:
+        name = callee_name(value.func)
+        if name is not None and last_segment(name)[:1].isupper():
+            return False
     return None
 
 

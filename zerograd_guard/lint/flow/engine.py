@@ -800,8 +800,10 @@ class FlowEngine:
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
-            if event.constant is not None and (set_flag := self._set_flag(event, frame)):
-                return {self._assume(state, event, frame, set_flag) for state in states}
+            if (event.constant is not None or event.is_none is not None) and (
+                set_flags := self._set_flag(event, frame)
+            ):
+                return {self._assume(state, event, frame, set_flags) for state in states}
             if not any(state.assumptions for state in states):
                 # nothing to forget; a copy, not a rebuilt set: no state is hashed again
                 return set(states)
@@ -1609,16 +1611,19 @@ class FlowEngine:
 
     def _set_flags(self, function: FunctionModel) -> frozenset[Atom]:
         """The conditions of ``function`` that test a plain name it binds to ``True`` or
-        ``False`` (``complete = True`` next to a step, then ``if complete: break``): the
-        binding decides the branch."""
+        ``False`` (``complete = True`` next to a step, then ``if complete: break``), or
+        whether one it binds to ``None`` or to a new object is None (``if wrapper is not
+        None:``): the binding decides the branch."""
         found = self._flags.get(id(function))
         if found is None:
-            names = {
-                name
-                for event in events_of(function.body)
-                if event.kind == EventKind.KILL and event.constant is not None
-                for name in event.names
-            }
+            names: set[str] = set()
+            for event in events_of(function.body):
+                if event.kind == EventKind.KILL:
+                    if event.constant is not None:
+                        names.update(event.names)
+                    if event.is_none is not None:
+                        for name in event.names:
+                            names.update(_none_tests(name))
             found = frozenset(
                 atom
                 for atom in _condition_atoms(function.body)
@@ -1627,15 +1632,29 @@ class FlowEngine:
             self._flags[id(function)] = found
         return found
 
-    def _set_flag(self, event: Event, frame: _Frame) -> Atom | None:
+    def _set_flag(self, event: Event, frame: _Frame) -> tuple[tuple[Atom, bool], ...]:
+        """The conditions the binding ``event`` decides, each with its value."""
         (name,) = event.names
-        return next((atom for atom in self._set_flags(frame.function) if atom.key == name), None)
+        is_none, is_not_none = _none_tests(name)
+        found: list[tuple[Atom, bool]] = []
+        for atom in self._set_flags(frame.function):
+            if event.constant is not None and atom.key == name:
+                found.append((atom, event.constant))
+            elif event.is_none is not None and atom.key == is_none:
+                found.append((atom, event.is_none))
+            elif event.is_none is not None and atom.key == is_not_none:
+                found.append((atom, not event.is_none))
+        return tuple(found)
 
-    def _assume(self, state: State, event: Event, frame: _Frame, flag: Atom) -> State:
-        """``state`` after ``name = True`` / ``False``: what it assumed of ``name`` is
-        forgotten, and the flag's condition now has that value."""
+    def _assume(
+        self, state: State, event: Event, frame: _Frame, flags: tuple[tuple[Atom, bool], ...]
+    ) -> State:
+        """``state`` after ``name = True`` / ``False`` / ``None`` / ``Cls(...)``: what it
+        assumed of ``name`` is forgotten, and the conditions ``flags`` now have their
+        values."""
         kept = _without_killed(state.assumptions, event, frame.tag)
-        return State(state.default, state.entries, kept | {(frame.tag, flag, event.constant)})
+        decided = {(frame.tag, atom, value) for atom, value in flags}
+        return State(state.default, state.entries, kept | decided)
 
     # -- calls --------------------------------------------------------------------------
 
@@ -2266,6 +2285,11 @@ def _locals(function: FunctionModel) -> frozenset[str]:
         pending.extend(current.nested.values())
     # ``log["loss"] = ...`` and ``args.lr = ...`` are keyed too: they bind no name
     return frozenset(name for name in names if name.isidentifier())
+
+
+def _none_tests(name: str) -> tuple[str, str]:
+    """The keys of the conditions ``name is None`` and ``name is not None``."""
+    return f"({name} Is None)", f"({name} IsNot None)"
 
 
 def _foreign(event: Event) -> bool:

@@ -110,6 +110,8 @@ class Event:
     names: frozenset[str] = frozenset()  # KILL: names assigned
     increment: bool = False  # KILL: ``name += 1``
     constant: bool | None = None  # KILL: ``name = True`` / ``name = False``
+    # KILL: ``name = None`` (True), ``name = Cls(...)``, a new object, never None (False)
+    is_none: bool | None = None
 
 
 @dataclass(frozen=True)
