@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from zerograd_guard.lint.extract.names import (
     ACCUMULATION_NAME,
@@ -260,6 +260,39 @@ def _bind_arguments(
             env[name] = frame.map(arg)
 
 
+class _Implications(NamedTuple):
+    """What a condition's key says makes it false (``FlowEngine._implications``)."""
+
+    equality: tuple[str, str] | None  # (name, constant) it compares
+    conjuncts: frozenset[str]  # keys of the conditions it joins with ``and``
+
+
+def _conjuncts(key: str) -> frozenset[str]:
+    """The keys ``(A And B)`` joins (``A``, ``B``), split at its outermost ``And``s."""
+    if not (key.startswith("(") and key.endswith(")")) or " And " not in key:
+        return frozenset()
+    inner = key[1:-1]
+    parts: list[str] = []
+    depth = start = 0
+    index = 0
+    while index < len(inner):
+        char = inner[index]
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char in "\"'":  # a string constant: skip to its end
+            end = inner.find(char, index + 1)
+            index = len(inner) if end < 0 else end
+        elif depth == 0 and inner.startswith(" And ", index):
+            parts.append(inner[start:index])
+            start = index + 5
+            index += 4
+        index += 1
+    parts.append(inner[start:])
+    return frozenset(parts) if len(parts) > 1 else frozenset()
+
+
 def _window_start(atom: Atom) -> Atom:
     _, counter, divisor = atom.key  # type: ignore[misc]
     return Atom(
@@ -341,8 +374,8 @@ class FlowEngine:
         # per callee: the names it (or what it may call) uses, None when it may observe
         # optimizers it does not name (``_named_by``)
         self._named: dict[int, frozenset[str] | None] = {}
-        # condition key -> (name, constant) of an equality test, or None (``_equality``)
-        self._equalities: dict[str, tuple[str, str] | None] = {}
+        # condition key -> what makes it false, or None (``_implications``)
+        self._implied: dict[str, _Implications | None] = {}
         # per function: the conditions on names it binds to True / False (``_set_flags``)
         self._flags: dict[int, frozenset[Atom]] = {}
 
@@ -490,7 +523,7 @@ class FlowEngine:
             else_in.update(states)
             states = set()
         taken, not_taken = (tag, atom, body_value), (tag, atom, not body_value)
-        equality = self._equality(atom) if states else None
+        implied = self._implications(atom) if states else None
         # paths share their assumptions: each set is split once
         split: dict[frozenset[Any], tuple[frozenset[Any] | None, frozenset[Any] | None]] = {}
         for state in states:
@@ -501,8 +534,9 @@ class FlowEngine:
                     sides = (assumptions, None)
                 elif not_taken in assumptions:
                     sides = (None, assumptions)
-                elif equality is not None and self._excluded(assumptions, tag, equality):
-                    # the name equals another constant on this path: the test is false
+                elif implied is not None and self._implied_false(assumptions, tag, implied):
+                    # the name equals another constant on this path, or one of the
+                    # conditions the test joins with ``and`` is false: the test is false
                     false = (tag, atom, False)
                     sides = (
                         (None, assumptions | {false})
@@ -553,27 +587,41 @@ class FlowEngine:
         outcome.absorb_jumps(orelse)
         return body.normal | orelse.normal
 
-    def _equality(self, atom: object) -> tuple[str, str] | None:
-        """(name, constant) of a condition comparing a name with a string or an integer
-        (``opt.task == "semantic"``), else None."""
+    def _implications(self, atom: object) -> _Implications | None:
+        """What makes the condition ``atom`` false on a path, read from its key: the
+        (name, constant) of a comparison of a name with a string or an integer
+        (``opt.task == "semantic"``), and the keys of the conditions it joins with
+        ``and`` (``learn_eta and i % every == 0``); None when neither."""
         key = getattr(atom, "key", None)
         if type(key) is not str:
             return None
-        known = self._equalities.get(key, False)
-        if known is False:
+        if key not in self._implied:
             match = _EQUALITY.fullmatch(key)
-            known = self._equalities[key] = match.groups() if match else None  # type: ignore[assignment]
-        return known  # type: ignore[return-value]
+            equality = match.groups() if match else None
+            conjuncts = _conjuncts(key)
+            self._implied[key] = (
+                _Implications(equality, conjuncts)  # type: ignore[arg-type]
+                if equality is not None or conjuncts
+                else None
+            )
+        return self._implied[key]
 
-    def _excluded(self, assumptions: frozenset[Any], tag: int, equality: tuple[str, str]) -> bool:
-        """Whether the path assumes, in the same frame, that the name of ``equality``
-        equals another constant (the tests of one chosen value are exclusive)."""
-        name, constant = equality
+    def _implied_false(self, assumptions: frozenset[Any], tag: int, implied: _Implications) -> bool:
+        """Whether the path assumes, in the same frame, that the name of the condition's
+        comparison equals another constant (the tests of one chosen value are
+        exclusive), or that one of its conjuncts is false."""
         for assumption in assumptions:
-            if assumption[0] == tag and assumption[2] is True:
-                other = self._equality(assumption[1])
-                if other is not None and other[0] == name and other[1] != constant:
-                    return True
+            if assumption[0] != tag:
+                continue
+            key = getattr(assumption[1], "key", None)
+            if assumption[2] is False and key in implied.conjuncts:
+                return True
+            if assumption[2] is True and implied.equality is not None:
+                other = self._implications(assumption[1])
+                if other is not None and other.equality is not None:
+                    name, constant = implied.equality
+                    if other.equality[0] == name and other.equality[1] != constant:
+                        return True
         return False
 
     def loop(self, loop: Loop, states: set[State], frame: _Frame) -> _Outcome:
