@@ -124,6 +124,11 @@ CONFIGURED_STEP = "<configured-step>"
 it is handed, or, when none resolves, an unknown one (see ``flow.engine``)."""
 GRAD_WRITE = "<writes-grads>"
 """``callee_name`` of a HAVOC event for an unknown call that may write gradients."""
+WRITTEN_GRAD = "<written-grads>"
+"""``callee_name`` of the HAVOC event of ``p.grad = value`` (gradients written by hand)
+for the parameters of ``modules``: of the module a loop over its ``parameters()`` walks,
+or a tensor the function made. What an optimizer over them applies becomes unknown; the
+others' gradients are untouched."""
 REBUILT_OPTIMIZER = "<rebuilt-optimizer>"
 """``callee_name`` of the HAVOC event of an optimizer built inside a loop (a new learning
 rate per step): the new object has applied nothing, but its parameters keep ``.grad``."""

@@ -32,6 +32,7 @@ from zerograd_guard.lint.extract.names import (
     RESTORING_FUNCTIONS,
     RESTORING_METHODS,
     SCHEDULER_FACTORY,
+    WRITTEN_GRAD,
     TupleElement,
     callee_name,
     computed_apart_from_windows,
@@ -555,7 +556,7 @@ class _Walker:
                 elif _transforms(value, expression):
                     out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
                 else:  # gradients written by hand (faked in a test, averaged): unknown
-                    out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
+                    out.append(self._grad_written(node, grad.value))  # type: ignore[attr-defined]
                 continue
             if type(expression) in (cst.Tuple, cst.List):
                 names = _target_names(expression)
@@ -656,6 +657,21 @@ class _Walker:
             out.append(
                 self.event(EventKind.KILL, node, names=frozenset({key}), increment=increment)
             )
+
+    def _grad_written(self, node: cst.Assign, tensor: cst.BaseExpression) -> Event:
+        """``tensor.grad = value``: what an optimizer over ``tensor`` applies is unknown.
+        Of the module whose ``parameters()`` the enclosing loop walks, or of a tensor
+        this function made (a loss weight); of every optimizer when not known."""
+        if self.parameter_owners and self.parameter_owners[-1] is not None:
+            written = self.parameter_owners[-1]
+        else:
+            key = key_of(tensor)
+            written = (
+                key if key is not None and key.isidentifier() and self._made_tensor(key) else None
+            )
+        if written is None:
+            return self.event(EventKind.HAVOC, node, optimizers=(ALL,))
+        return self.event(EventKind.HAVOC, node, modules=(written,), callee_name=WRITTEN_GRAD)
 
     def _grad_read(self, parameter: cst.BaseExpression) -> Event:
         """A read of ``parameter.grad``: of a module's parameters inside a loop over its

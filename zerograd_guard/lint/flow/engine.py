@@ -44,6 +44,7 @@ from zerograd_guard.lint.extract.names import (
     INPUT_GRAD,
     REBOUND_MODULE,
     RESTORED_PARAMETERS,
+    WRITTEN_GRAD,
     key_of,
     last_segment,
     matches,
@@ -845,6 +846,9 @@ class FlowEngine:
             if event.callee_name == REBOUND_MODULE:
                 rebound = {frame.map(name) for name in event.names}
                 return self._rebound(states, rebound)
+            if event.callee_name == WRITTEN_GRAD:
+                written = tuple(frame.map(module) for module in event.modules)
+                return {self._havoc_modules(state, written) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
@@ -1641,6 +1645,18 @@ class FlowEngine:
         for key in keys:
             entries[key] = UNKNOWN
         return with_entries(state, entries)
+
+    def _havoc_modules(self, state: State, modules: tuple[str, ...]) -> State:
+        """Gradients of ``modules`` written by hand: unknown for every optimizer that may
+        step them (those of unknown parameters, and those not named in this state),
+        untouched for the others."""
+        entries = {
+            key: UNKNOWN
+            if self.tie(key) is None or self._module_clears(key, modules) != NONE
+            else value
+            for key, value in state.entries
+        }
+        return State(UNKNOWN, tuple(entries.items()), state.assumptions)
 
     def _kill(
         self,
