@@ -106,6 +106,27 @@ def guarded_clear(params, loader):
         optimizer.step()
 
 
+def sgd(params, lr):
+    for p in params:
+        p.data -= lr * p.grad
+
+
+def guarded_clear_of_optional_parameters(loader, params=None, lr=0.1, optimizer=None):
+    # d2l's train_ch3: with neither an optimizer nor parameters there is nothing to clear
+    for x, y in loader:
+        loss = ((x @ params[0] - y) ** 2).sum()
+        if optimizer is not None:
+            optimizer.zero_grad()
+        elif params is not None and params[0].grad is not None:
+            for p in params:
+                p.grad.data.zero_()
+        loss.backward()
+        if optimizer is None:
+            sgd(params, lr)
+        else:
+            optimizer.step()
+
+
 def decay_after_step_is_a_deliberate_carry(loader):
     for x, y in loader:
         loss = criterion(model(x), y)

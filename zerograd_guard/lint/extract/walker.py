@@ -125,10 +125,16 @@ def _tests_presence(test: cst.BaseExpression) -> bool:
     ``p.requires_grad``, ``hasattr(p, "grad")``, joined by ``and`` / ``or`` / ``not``):
     a clear under it clears every gradient there is. A test of the values
     (``p.grad.sum() == 0``: SinglePathOneShot drops only its all-zero gradients) clears
-    some parameters and keeps the others' fresh gradients."""
+    some parameters and keeps the others' fresh gradients. Joined by ``and``, a test
+    that a name is not None (``params is not None and params[0].grad is not None``, d2l's
+    ``train_ch3``) asks whether there are parameters at all: none, none to clear."""
     while type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         test = test.expression
     if type(test) is cst.BooleanOperation:
+        if type(test.operator) is cst.And and (
+            _name_not_none(test.left) or _name_not_none(test.right)
+        ):
+            return _tests_presence(test.left) or _tests_presence(test.right)
         return _tests_presence(test.left) and _tests_presence(test.right)
     if type(test) is cst.Comparison:
         return (
@@ -147,6 +153,18 @@ def _tests_presence(test: cst.BaseExpression) -> bool:
         and len(test.args) == 2
         and type(test.args[1].value) is cst.SimpleString
         and test.args[1].value.evaluated_value == "grad"  # type: ignore[attr-defined]
+    )
+
+
+def _name_not_none(test: cst.BaseExpression) -> bool:
+    """``name is not None``."""
+    return (
+        type(test) is cst.Comparison
+        and type(test.left) is cst.Name
+        and len(test.comparisons) == 1
+        and type(test.comparisons[0].operator) is cst.IsNot
+        and type(test.comparisons[0].comparator) is cst.Name
+        and test.comparisons[0].comparator.value == "None"  # type: ignore[attr-defined]
     )
 
 
