@@ -320,6 +320,13 @@ def _times_zero(value: cst.BaseExpression, grad: cst.BaseExpression) -> bool:
     )
 
 
+def _ascends(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """``z.data += ... z.grad ...`` (or ``z += ...`` under ``no_grad``): a tensor moved
+    along its own gradient."""
+    key = _tensor_key(target)
+    return key is not None and key in _grad_owners(value)
+
+
 def _negative(value: cst.BaseExpression) -> bool:
     """``-lr * w.grad`` / ``-(lr * w.grad)``: what ``w += ...`` adds is a descent step."""
     while type(value) is cst.BinaryOperation and type(value.operator) in (
@@ -663,6 +670,10 @@ class _Walker:
             if _mentions_grad(*values) and not self._sums_into_new_tensor(node.target, values):
                 out.append(self._manual_step(node, _updated(node.target, values)))
                 return
+        elif operator is cst.AddAssign and _ascends(node.target, node.value):
+            # ``z.data += lr * z.grad``: an ascent step of ``z`` with its own gradient
+            out.append(self._manual_step(node, _tensor_key(node.target)))
+            return
         key = key_of(node.target)
         if key is not None:
             self.function.augmented.setdefault(key, []).append(node.value)
