@@ -579,7 +579,7 @@ class _Walker:
                 if is_clear or _times_zero(value, expression):
                     out.append(self._grad_clear(node, grad.value))  # type: ignore[attr-defined]
                 elif _transforms(value, expression):
-                    out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+                    out.append(self._grad_scale(node))
                 else:  # gradients written by hand (faked in a test, averaged): unknown
                     out.append(self._grad_written(node, grad.value))  # type: ignore[attr-defined]
                 continue
@@ -661,7 +661,7 @@ class _Walker:
         target = node.target.value if type(node.target) is cst.Subscript else node.target
         if _is_grad(target):  # ``p.grad *= c`` scales, ``p.grad += g`` writes
             if operator in (cst.MultiplyAssign, cst.DivideAssign):
-                out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+                out.append(self._grad_scale(node))
             else:
                 out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
             return
@@ -686,6 +686,14 @@ class _Walker:
             out.append(
                 self.event(EventKind.KILL, node, names=frozenset({key}), increment=increment)
             )
+
+    def _grad_scale(self, node: cst.CSTNode) -> Event:
+        """Gradients scaled in place (``p.grad *= c``, ``p.grad.mul_(c)``): of the module
+        whose ``parameters()`` the enclosing loop walks, when known."""
+        owner = self.parameter_owners[-1] if self.parameter_owners else None
+        return self.event(
+            EventKind.HAVOC, node, callee_name=GRAD_SCALE, modules=(owner,) if owner else ()
+        )
 
     def _grad_written(self, node: cst.Assign, tensor: cst.BaseExpression) -> Event:
         """``tensor.grad = value``: what an optimizer over ``tensor`` applies is unknown.
@@ -1207,7 +1215,7 @@ class _Walker:
             grad = receiver.value if receiver.attr.value == "grad" else receiver.value.value  # type: ignore[union-attr]
             out.append(self._grad_clear(node, grad))
         elif name in GRAD_SCALE_METHODS:
-            out.append(self.event(EventKind.HAVOC, node, callee_name=GRAD_SCALE))
+            out.append(self._grad_scale(node))
         elif name in GRAD_WRITE_METHODS:  # gradients written by hand: unknown
             out.append(self.event(EventKind.HAVOC, node, optimizers=(ALL,)))
 

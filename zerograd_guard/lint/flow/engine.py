@@ -842,6 +842,9 @@ class FlowEngine:
             if event.callee_name == GRAD_WRITE:
                 return {_maybe_fresh(state) for state in states}
             if event.callee_name in (GRAD_SCALE, RESTORED_PARAMETERS):
+                if event.modules:  # one module's gradients scaled: only its optimizers'
+                    scaled = tuple(frame.map(module) for module in event.modules)
+                    return {self._carried_for(state, scaled) for state in states}
                 return {map_statuses(state, _carried_on_purpose) for state in states}
             if event.callee_name == REBOUND_MODULE:
                 rebound = {frame.map(name) for name in event.names}
@@ -1645,6 +1648,21 @@ class FlowEngine:
         for key in keys:
             entries[key] = UNKNOWN
         return with_entries(state, entries)
+
+    def _carried_for(self, state: State, modules: tuple[str, ...]) -> State:
+        """``modules``' gradients scaled after their step: carried on purpose for every
+        optimizer that may step them (and those not named in this state), the others'
+        untouched."""
+        entries = tuple(
+            (
+                key,
+                _carried_on_purpose(value)
+                if self.tie(key) is None or self._module_clears(key, modules) != NONE
+                else value,
+            )
+            for key, value in state.entries
+        )
+        return State(_carried_on_purpose(state.default), entries, state.assumptions)
 
     def _havoc_modules(self, state: State, modules: tuple[str, ...]) -> State:
         """Gradients of ``modules`` written by hand: unknown for every optimizer that may
