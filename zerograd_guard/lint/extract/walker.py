@@ -596,6 +596,20 @@ class _Walker:
                     self.function.cut_values.add(id(node.value))
                 self._place(node.value)
                 out.append(self.event(EventKind.KILL, node, names=frozenset(names)))
+                if (
+                    not self.loop_depth
+                    and type(node.value) is cst.Call
+                    and type(node.value.func) is cst.Name
+                ):
+                    # ``optimizer, scheduler = make(model)``: what the optimizer a factory
+                    # function returns has applied is unknown (a new one, like one built
+                    # here); in a loop the same one returned again stays what it was, and
+                    # so do the optimizers a method hands back (``self.optimizers()``)
+                    out.extend(
+                        self.event(EventKind.HAVOC, node, optimizers=(name,))
+                        for name in names
+                        if looks_like_optimizer(name)
+                    )
                 continue
             if (
                 type(expression) is cst.Attribute
