@@ -2201,6 +2201,7 @@ def resolve_module(
         resolver.duck_types = resolver.duck_typed(function)
         resolver.resolve_block(function.body, function)
         _simplify(function.body)
+        _mark_loops_that_run(function.body, function)
     model.summed_reads = [
         found
         for function in model.functions
@@ -2241,6 +2242,56 @@ def _kills(statements: list[Statement]) -> frozenset[str]:
         if event.kind == EventKind.KILL
         for name in event.names
     )
+
+
+def _mark_loops_that_run(statements: list[Statement], function: FunctionModel) -> None:
+    """Mark the loops a later backward proves ran (``Loop.runs``): ``loss.backward()``
+    where ``loss`` starts from a number and only ``+=`` makes it a tensor, after a loop
+    of the same block that adds to it."""
+    for index, statement in enumerate(statements):
+        if (
+            type(statement) is Event
+            and statement.kind == EventKind.BACKWARD
+            and type(statement.loss) is cst.Name
+            and _started_from_a_number(statement.loss.value, function)
+        ):
+            name = statement.loss.value
+            for earlier in reversed(statements[:index]):
+                if type(earlier) is Loop and _adds_to(earlier.node, name):
+                    earlier.runs = True
+                    break
+        for part in child_blocks(statement):
+            _mark_loops_that_run(part, function)
+
+
+def _adds_to(loop: cst.CSTNode, name: str) -> bool:
+    """Whether every iteration of ``loop`` runs ``name += ...`` (a statement of its own
+    body, not under an ``if``)."""
+    body = getattr(loop, "body", None)
+    for line in getattr(body, "body", ()):
+        if type(line) is cst.SimpleStatementLine:
+            for small in line.body:
+                if (
+                    type(small) is cst.AugAssign
+                    and type(small.target) is cst.Name
+                    and small.target.value == name
+                ):
+                    return True
+    return False
+
+
+def _started_from_a_number(name: str, function: FunctionModel) -> bool:
+    """Every binding of ``name`` in ``function`` is a number (``loss = 0``, ``h, loss =
+    zeros(...), 0``), and it is added to (``loss += ...``)."""
+    if not function.augmented.get(name):
+        return False
+    values = list(function.assignments.get(name, ()))
+    if name in function.tuple_assignments:
+        index, value = function.tuple_assignments[name]
+        if type(value) is not cst.Tuple or index >= len(value.elements):
+            return False
+        values.append(value.elements[index].value)
+    return bool(values) and all(type(value) in (cst.Integer, cst.Float) for value in values)
 
 
 def _simplify(statements: list[Statement]) -> None:

@@ -644,7 +644,7 @@ class FlowEngine:
         # states whose element optimizers were forgotten at the back edge: no path leaves
         # the loop with them (see ``_forget_elements``)
         forgotten: set[State] = set()
-        if not loop.infinite:  # no iteration: the loop's elements do not exist
+        if not (loop.infinite or loop.runs):  # no iteration: its elements do not exist
             exits |= {self._forget_elements(state, loop) for state in work}
         self.loops.append((loop, frame, len(self.guards)))
         first = True

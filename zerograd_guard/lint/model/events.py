@@ -212,6 +212,9 @@ class Loop:
     infinite: bool = False
     once: bool = False
     has_step: bool = field(default=False)
+    # at least one iteration runs on every path that goes on past the loop: a later
+    # backward of a loss that only the loop makes a tensor (``loss = 0``, ``loss += ...``)
+    runs: bool = False
     # what its body calls a method on or hands to a call, as written, with the call and
     # slot, by the name each starts from (read on demand: ``extract.names.handed_on``)
     handed: dict[str, frozenset[tuple[str, str | None, int | str | None]]] | None = field(
