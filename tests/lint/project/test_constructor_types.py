@@ -114,6 +114,21 @@ def test_a_subclass_is_another_configuration_the_known_calls_stand_beside(findin
         assert codes(findings(files=_files(run=run))) == [("trainer.py", 11, "ZG101")], subclass
 
 
+def test_a_class_named_in_annotations_elsewhere_is_not_handed_on(findings):
+    # rlkit's launcher_util: ``def run_experiment(algo: MetaRLAlgorithm)``, a type only,
+    # does not hand the class to anything that could build it with other arguments
+    report = """\
+        from trainer import MFPolicyTrainer
+
+
+        def report(trainer: MFPolicyTrainer) -> MFPolicyTrainer:
+            epochs: MFPolicyTrainer = trainer
+            return epochs
+        """
+    files = {**_files(), "report.py": report}
+    assert codes(findings(files=files)) == [("trainer.py", 11, "ZG101")]
+
+
 def test_whatever_the_constructor_calls_do_not_all_say_stays_unknown(findings, tmp_path):
     for why, run in UNKNOWN_CALLERS.items():
         tree(tmp_path, _files(run=run))

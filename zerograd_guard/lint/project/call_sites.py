@@ -592,6 +592,23 @@ class _Uses:
                     children = [*node.args, *node.keywords]  # type: ignore[attr-defined]
                     pending.extend((child, inner) for child in children)
                     continue
+            # a name in an annotation is a type, handed to nothing that could call it
+            if kind is ast.arg:
+                continue
+            if kind is ast.AnnAssign:
+                pending.extend((child, inner) for child in (node.target, node.value) if child)  # type: ignore[attr-defined]
+                continue
+            if kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+                pending.extend(
+                    (child, inner)
+                    for child in ast.iter_child_nodes(node)
+                    if child is not node.returns  # type: ignore[attr-defined]
+                    and type(child) is not ast.arguments
+                )
+                arguments = node.args  # type: ignore[attr-defined]
+                defaults = [*arguments.defaults, *(d for d in arguments.kw_defaults if d)]
+                pending.extend((default, inner) for default in defaults)
+                continue
             pending.extend((child, inner) for child in ast.iter_child_nodes(node))
 
     def bindings(self, scope: ast.AST) -> _Bindings:
