@@ -1656,9 +1656,7 @@ class FlowEngine:
         entries = tuple(
             (
                 key,
-                _carried_on_purpose(value)
-                if self.tie(key) is None or self._module_clears(key, modules) != NONE
-                else value,
+                _carried_on_purpose(value) if self._steps_some_of(key, modules) else value,
             )
             for key, value in state.entries
         )
@@ -1668,13 +1666,16 @@ class FlowEngine:
         """Gradients of ``modules`` written by hand: unknown for every optimizer that may
         step them (those of unknown parameters, and those not named in this state),
         untouched for the others."""
-        entries = {
-            key: UNKNOWN
-            if self.tie(key) is None or self._module_clears(key, modules) != NONE
-            else value
+        entries = tuple(
+            (key, UNKNOWN if self._steps_some_of(key, modules) else value)
             for key, value in state.entries
-        }
-        return State(UNKNOWN, tuple(entries.items()), state.assumptions)
+        )
+        return State(UNKNOWN, entries, state.assumptions)
+
+    def _steps_some_of(self, key: str, modules: tuple[str, ...]) -> bool:
+        """Whether optimizer ``key`` may step parameters of ``modules``: its own are not
+        known, or some are among them."""
+        return self.tie(key) is None or self._module_clears(key, modules) != NONE
 
     def _kill(
         self,
