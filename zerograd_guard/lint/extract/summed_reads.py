@@ -19,6 +19,7 @@ loop clears, steps, or reaches the read's parameters is the flow check's to judg
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import libcst as cst
 
@@ -48,8 +49,7 @@ def summed_reads(function: FunctionModel) -> Iterator[SummedRead]:
         if loop.once or any(type(statement) is Jump for statement in loop.body):
             continue  # a loop that always leaves in its first iteration sums nothing twice
         backwards: list[Event] = []
-        bound: frozenset[str] | None = None
-        zipped: dict[str, str] = {}
+        bindings: _Bindings | None = None
         for event in _every_iteration(loop.body):
             if event.kind is EventKind.BACKWARD:
                 backwards.append(event)
@@ -57,10 +57,12 @@ def summed_reads(function: FunctionModel) -> Iterator[SummedRead]:
                 total = _total(event)
                 if total is None:
                     continue
-                if bound is None:
-                    bound = _bound_names(loop.node)
-                    zipped = _zipped_elements(loop.node)
-                total = zipped.get(total, total)  # ``f`` of ``for f, p in zip(fisher, ...)``
+                if bindings is None:
+                    bindings = _bindings(loop.node)
+                bound = bindings.bound
+                total = bindings.zipped.get(
+                    total, total
+                )  # ``f`` of ``for f, p in zip(fisher, ...)``
                 if total in bound or any(root_of(module) in bound for module in event.modules):
                     continue  # a total or a model made again in every iteration
                 for backward in backwards:
@@ -126,16 +128,28 @@ def _holds(node: cst.CSTNode, target: cst.CSTNode) -> bool:
     return any(_holds(sub, target) for sub in subnodes(node))
 
 
-def _bound_names(loop: cst.CSTNode) -> frozenset[str]:
-    """The names the loop binds, or stores into (``x = ...``, ``x[i] = ...``, loop
-    targets, ``with ... as x``, ``x := ...``, ``del x``), its own targets included,
-    nested functions and classes left out."""
-    found: set[str] = set()
+class _Bindings(NamedTuple):
+    """What a loop binds (``_bindings``)."""
+
+    # the names it binds, or stores into (``x = ...``, ``x[i] = ...``, loop targets,
+    # ``with ... as x``, ``x := ...``, ``del x``), its own targets included
+    bound: frozenset[str]
+    # the targets of the ``for`` loops inside it over ``zip(...)`` of plain names, each
+    # with the name it walks the elements of (``f`` -> ``fisher`` in ``for f, p in
+    # zip(fisher, model.parameters())``): adding to ``f`` adds to an element of ``fisher``
+    zipped: dict[str, str]
+
+
+def _bindings(loop: cst.CSTNode) -> _Bindings:
+    """What ``loop`` binds, in one walk of its syntax, nested functions and classes left
+    out."""
+    bound: set[str] = set()
+    zipped: dict[str, str] = {}
     pending: list[cst.CSTNode] = [loop]
     while pending:
         node = pending.pop()
         kind = type(node)
-        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and node is not loop:
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
             continue
         targets: list[cst.CSTNode] = []
         if kind is cst.Assign:
@@ -147,35 +161,26 @@ def _bound_names(loop: cst.CSTNode) -> frozenset[str]:
         elif kind is cst.Del:
             targets = [node.target]  # type: ignore[attr-defined]
         for target in targets:
-            found.update(_target_roots(target))
+            bound.update(_target_roots(target))
+        if kind is cst.For and node is not loop:
+            zipped.update(_zip_elements(node))  # type: ignore[arg-type]
         pending.extend(node.children)
-    return frozenset(found)
+    return _Bindings(frozenset(bound), zipped)
 
 
-def _zipped_elements(loop: cst.CSTNode) -> dict[str, str]:
-    """The targets of the ``for`` loops inside ``loop`` over ``zip(...)`` of plain names,
-    each with the name it walks the elements of (``f`` -> ``fisher`` in ``for f, p in
-    zip(fisher, model.parameters())``): adding to ``f`` adds to an element of
-    ``fisher``."""
-    found: dict[str, str] = {}
-    pending: list[cst.CSTNode] = [*loop.children]
-    while pending:
-        node = pending.pop()
-        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        if type(node) is cst.For and type(node.target) is cst.Tuple:
-            iterable = node.iter
-            if (
-                type(iterable) is cst.Call
-                and type(iterable.func) is cst.Name
-                and iterable.func.value == "zip"
-                and len(iterable.args) == len(node.target.elements)
-            ):
-                for element, arg in zip(node.target.elements, iterable.args, strict=True):
-                    if type(element.value) is cst.Name and type(arg.value) is cst.Name:
-                        found[element.value.value] = arg.value.value
-        pending.extend(node.children)
-    return found
+def _zip_elements(loop: cst.For) -> Iterator[tuple[str, str]]:
+    """(target, name) for ``for f, p in zip(fisher, ...)``: ``f`` walks ``fisher``."""
+    iterable = loop.iter
+    if (
+        type(loop.target) is cst.Tuple
+        and type(iterable) is cst.Call
+        and type(iterable.func) is cst.Name
+        and iterable.func.value == "zip"
+        and len(iterable.args) == len(loop.target.elements)
+    ):
+        for element, arg in zip(loop.target.elements, iterable.args, strict=True):
+            if type(element.value) is cst.Name and type(arg.value) is cst.Name:
+                yield element.value.value, arg.value.value
 
 
 def _target_roots(target: cst.CSTNode) -> Iterator[str]:

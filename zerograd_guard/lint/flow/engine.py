@@ -844,14 +844,16 @@ class FlowEngine:
             if event.callee_name in (GRAD_SCALE, RESTORED_PARAMETERS):
                 if event.modules:  # one module's gradients scaled: only its optimizers'
                     scaled = tuple(frame.map(module) for module in event.modules)
-                    return {self._carried_for(state, scaled) for state in states}
+                    return {
+                        self._changed_for(state, scaled, _carried_on_purpose) for state in states
+                    }
                 return {map_statuses(state, _carried_on_purpose) for state in states}
             if event.callee_name == REBOUND_MODULE:
                 rebound = {frame.map(name) for name in event.names}
                 return self._rebound(states, rebound)
             if event.callee_name == WRITTEN_GRAD:
                 written = tuple(frame.map(module) for module in event.modules)
-                return {self._havoc_modules(state, written) for state in states}
+                return {self._changed_for(state, written, _unknown) for state in states}
             keys = tuple(frame.map(key) for key in event.optimizers)
             return {self._havoc(state, keys) for state in states}
         if kind == EventKind.KILL:
@@ -1026,8 +1028,8 @@ class FlowEngine:
         it once more with an extra loss of its own applies nothing twice. A GAN's
         discriminator cleared only after its own step is not cleared there, and one
         cleared there is not meant to learn from the generator's loss: an adversary
-        (``_ADVERSARY``, by the optimizer's or its modules' names: a discriminator, a
-        critic) never is, whatever the clears say."""
+        (``_adversary``, by the names of the modules its optimizer steps: a
+        discriminator, a critic) never is, whatever the clears say."""
         joint = self.joint.get(backward)
         if joint is None or self._adversary(key):
             return False
@@ -1649,28 +1651,18 @@ class FlowEngine:
             entries[key] = UNKNOWN
         return with_entries(state, entries)
 
-    def _carried_for(self, state: State, modules: tuple[str, ...]) -> State:
-        """``modules``' gradients scaled after their step: carried on purpose for every
-        optimizer that may step them (and those not named in this state), the others'
-        untouched."""
+    def _changed_for(
+        self, state: State, modules: tuple[str, ...], change: Callable[[Status], Status]
+    ) -> State:
+        """``state`` with ``change`` applied to what every optimizer that may step
+        ``modules`` holds (and those not named in this state), the others' untouched:
+        ``modules``' gradients written by hand (unknown) or scaled after their step
+        (carried on purpose)."""
         entries = tuple(
-            (
-                key,
-                _carried_on_purpose(value) if self._steps_some_of(key, modules) else value,
-            )
+            (key, change(value) if self._steps_some_of(key, modules) else value)
             for key, value in state.entries
         )
-        return State(_carried_on_purpose(state.default), entries, state.assumptions)
-
-    def _havoc_modules(self, state: State, modules: tuple[str, ...]) -> State:
-        """Gradients of ``modules`` written by hand: unknown for every optimizer that may
-        step them (those of unknown parameters, and those not named in this state),
-        untouched for the others."""
-        entries = tuple(
-            (key, UNKNOWN if self._steps_some_of(key, modules) else value)
-            for key, value in state.entries
-        )
-        return State(UNKNOWN, entries, state.assumptions)
+        return State(change(state.default), entries, state.assumptions)
 
     def _steps_some_of(self, key: str, modules: tuple[str, ...]) -> bool:
         """Whether optimizer ``key`` may step parameters of ``modules``: its own are not
