@@ -31,6 +31,7 @@ Glossary
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -106,8 +107,7 @@ _FLAG_PART = (
     r"[A-Za-z_][\w.]*|\([A-Za-z_][\w.]* (?:Is(?:Not)? (?:None|True|False)"
     r"|Equal (?:\"[^\"]*\"|'[^']*'|-?\d+|True|False|None))\)"
 )
-# ... or two of them joined (``DEEPSPEED_WRAP and args.deepspeed``)
-_FLAG = re.compile(rf"{_FLAG_PART}|\((?:{_FLAG_PART}) (?:And|Or) (?:{_FLAG_PART})\)")
+_FLAG_PART_PATTERN = re.compile(_FLAG_PART)
 # a dotted name compared with a string or an integer: (name, constant)
 _EQUALITY = re.compile(r"\(([A-Za-z_][\w.]*) Equal (\"[^\"]*\"|'[^']*'|-?\d+)\)")
 # a test of a computed value (a NaN or infinite loss or gradient norm)
@@ -268,10 +268,29 @@ class _Implications(NamedTuple):
     conjuncts: frozenset[str]  # keys of the conditions it joins with ``and``
 
 
+@functools.lru_cache(maxsize=4096)  # the same few conditions, tested on every path
+def _is_flag(key: str) -> bool:
+    """Whether the condition ``key`` is a flag part (``_FLAG_PART``), or flag parts joined
+    by ``and`` / ``or`` at any depth (``DEEPSPEED_WRAP and args.deepspeed``; ``use_amp and
+    device.type == "cuda" and scaler is not None``, two-towers-overlords' choice of the
+    epoch function)."""
+    if _FLAG_PART_PATTERN.fullmatch(key) is not None:
+        return True
+    operands = _operands(key, (" And ", " Or "))
+    return bool(operands) and all(map(_is_flag, operands))
+
+
 def _conjuncts(key: str) -> frozenset[str]:
     """The keys ``(A And B)`` joins (``A``, ``B``), split at its outermost ``And``s."""
-    if not (key.startswith("(") and key.endswith(")")) or " And " not in key:
-        return frozenset()
+    return frozenset(_operands(key, (" And ",)))
+
+
+def _operands(key: str, operators: tuple[str, ...]) -> list[str]:
+    """The operands of the bracketed ``(A Op B)``, split at its outermost ``operators``
+    (with their spaces: ``" And "``); none when it is not bracketed or joins fewer than
+    two."""
+    if not (key.startswith("(") and key.endswith(")")) or not any(o in key for o in operators):
+        return []
     inner = key[1:-1]
     parts: list[str] = []
     depth = start = 0
@@ -285,13 +304,20 @@ def _conjuncts(key: str) -> frozenset[str]:
         elif char in "\"'":  # a string constant: skip to its end
             end = inner.find(char, index + 1)
             index = len(inner) if end < 0 else end
-        elif depth == 0 and inner.startswith(" And ", index):
+        elif depth == 0 and (operator := _operator_at(inner, index, operators)):
             parts.append(inner[start:index])
-            start = index + 5
-            index += 4
+            start = index + len(operator)
+            index = start - 1
         index += 1
     parts.append(inner[start:])
-    return frozenset(parts) if len(parts) > 1 else frozenset()
+    return parts if len(parts) > 1 else []
+
+
+def _operator_at(text: str, index: int, operators: tuple[str, ...]) -> str | None:
+    for operator in operators:
+        if text.startswith(operator, index):
+            return operator
+    return None
 
 
 def _window_start(atom: Atom) -> Atom:
@@ -483,7 +509,7 @@ class FlowEngine:
         gating_flag = (
             atom is not None
             and type(atom.key) is str
-            and _FLAG.fullmatch(atom.key) is not None
+            and _is_flag(atom.key)
             and self._gates_gradients(statement)
         )
         constant = _bound_constant(atom, frame)
