@@ -736,10 +736,13 @@ class _Walker:
         return self.event(EventKind.READ, parameter, modules=(key,) if key and "." in key else ())
 
     def _with_grad_aliases(self, *values: cst.BaseExpression) -> list[cst.BaseExpression]:
-        """``values`` and what the plain names they read were bound to in this function
-        (followed back ``GRAD_ALIAS_DEPTH`` bindings) when that reads a gradient: an
-        update written through an alias of one (``grad = delta.grad.detach(); g =
-        grad[idx]; d = clamp(d + a * sign(g)); delta.data[idx] = d``)."""
+        """``values`` and what the plain names they read were last bound to in this
+        function before (followed back ``GRAD_ALIAS_DEPTH`` bindings) when that reads a
+        gradient: an update written through an alias of one (``grad = delta.grad.detach();
+        g = grad[idx]; d = clamp(d + a * sign(g)); delta.data[idx] = d``). Only the latest
+        binding: a name bound to the gradient's sign and then to a projection (``eta =
+        clamp(x.data - X, -eps, eps); x.data = X + eta``, convex_adversarial) writes no
+        gradient (precision first: a gradient bound in one branch only may be missed)."""
         found = list(values)
         assignments = self.function.assignments
         seen: set[str] = set()
@@ -747,7 +750,7 @@ class _Walker:
         for _ in range(GRAD_ALIAS_DEPTH):  # ``g = delta.grad``, ``d = d + a * sign(g)``...
             names = {name for value in pending for name in _plain_names(value)} - seen
             seen |= names
-            pending = [bound for name in names for bound in assignments.get(name, ())]
+            pending = [bound for name in names for bound in assignments.get(name, ())[-1:]]
             found.extend(bound for bound in pending if _mentions_grad(bound))
         return found
 
