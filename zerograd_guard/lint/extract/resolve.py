@@ -35,6 +35,7 @@ from zerograd_guard.lint.extract.names import (
     decorated_with,
     from_torch,
     key_of,
+    last_segment,
     looks_like_optimizer,
     matches,
     may_write_grads,
@@ -567,6 +568,9 @@ class Resolver:
             return Holds(None, key)
         name = callee_name(value.func) or ""
         dotted = key_of(value.func) or name
+        if dotted in function.optimizer_classes:  # ``opt_func(...)``, ``opt_func=optim.SGD``
+            dotted = function.optimizer_classes[dotted]
+            name = last_segment(dotted)
         origin = self.model.imports.get(dotted.split(".", 1)[0], "")
         call = _Callee(value, name, dotted, origin)
         for matches_shape, handle in _CALL_KINDS:

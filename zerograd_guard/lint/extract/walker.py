@@ -651,7 +651,7 @@ class _Walker:
                 )
             if by_hand:
                 out.append(self._manual_step(node, _updated(written, values)))
-            elif _constructs_optimizer(node.value):  # a new optimizer has applied nothing yet
+            elif _constructs_optimizer(node.value, self.function):  # it has applied nothing yet
                 rebuilt = REBUILT_OPTIMIZER if self.loop_depth else None
                 out.append(
                     self.event(EventKind.HAVOC, node, optimizers=(key,), callee_name=rebuilt)
@@ -1043,6 +1043,12 @@ class _Walker:
             default = param.default
             if type(default) is cst.Name and default.value in ("True", "False"):
                 model.param_defaults[param.name.value] = default.value
+            elif (
+                default is not None
+                and (dotted := key_of(default)) is not None
+                and last_segment(dotted) in OPTIMIZER_CLASSES
+            ):
+                model.optimizer_classes[param.name.value] = dotted
         if in_class and self.cls is not None:
             self.cls.methods[model.name] = model
         else:
@@ -1659,9 +1665,15 @@ def _target_owners(target: cst.BaseExpression, iterable: cst.BaseExpression) -> 
     return found
 
 
-def _constructs_optimizer(value: cst.BaseExpression) -> bool:
+def _constructs_optimizer(value: cst.BaseExpression, function: FunctionModel | None = None) -> bool:
     if type(value) is not cst.Call:
         return False
+    if (
+        function is not None
+        and type(value.func) is cst.Name
+        and value.func.value in function.optimizer_classes
+    ):
+        return True  # ``opt_func(model.parameters(), lr)``, ``opt_func=torch.optim.SGD``
     name = callee_name(value.func) or ""
     if name == "optimizers":  # Lightning's getter returns the same optimizers every time
         return False

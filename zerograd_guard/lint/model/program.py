@@ -73,6 +73,9 @@ class FunctionModel:
     params: tuple[str, ...] = ()
     param_annotations: dict[str, cst.BaseExpression] = field(default_factory=dict)
     param_defaults: dict[str, str] = field(default_factory=dict)  # ``flag=True`` -> "True"
+    # parameters whose default is an optimizer class -> its dotted name
+    # (``opt_func=torch.optim.SGD`` -> "torch.optim.SGD"): a call of one builds an optimizer
+    optimizer_classes: dict[str, str] = field(default_factory=dict)
     class_name: str | None = None
     parent: FunctionModel | None = None
     nested: dict[str, FunctionModel] = field(default_factory=dict)
