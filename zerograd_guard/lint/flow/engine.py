@@ -674,6 +674,7 @@ class FlowEngine:
             exits |= {self._forget_elements(state, loop) for state in work}
         self.loops.append((loop, frame, len(self.guards)))
         first = True
+        entered = frozenset(work)
         try:
             while work:
                 seen |= work
@@ -699,6 +700,12 @@ class FlowEngine:
                             exits |= crossed - work  # leaving holds the last element's
                 if resumes:
                     work = {self._havoc(state, (ALL,)) for state in work}
+                if not loop.infinite and not work.isdisjoint(entered):
+                    # a path back at a state the loop was entered with leaves after this
+                    # iteration too (the others leave when first seen, above): an entry
+                    # state exits only through the zero-iteration path, which a loop that
+                    # ran (``Loop.runs``) has not
+                    exits |= (work & entered) - forgotten
                 work -= seen
                 if len(seen) > MAX_STATES * 4:
                     work = _widen(work, self._gating_flags) - seen
