@@ -219,14 +219,20 @@ class Resolver:
 
     def duck_typed(self, function: FunctionModel) -> dict[str, str]:
         """Receivers that are handed a method only one class of this file defines
-        (``optimizer.step_and_update_lr()``) hold an instance of that class."""
+        (``optimizer.step_and_update_lr()``) hold an instance of that class; not an
+        attribute of ``self`` that class's own methods hand it (``self.model.pretrain()``
+        in ``Trainer.pretrain`` delegates to the model it holds)."""
         found: dict[str, str] = {}
+        own_class = self._class_name(function)
         for event in events_of(function.body):
             if event.kind == EventKind.METHOD and event.receiver not in (None, "self", "cls"):
                 method = event.method or ""
                 owner = self.unique_methods.get(method) or self._imported_owner(method)
-                if owner is not None and event.receiver is not None:
-                    found.setdefault(event.receiver, owner)
+                if owner is None or event.receiver is None:
+                    continue
+                if owner == own_class and event.receiver.startswith("self."):
+                    continue
+                found.setdefault(event.receiver, owner)
         return found
 
     def _imported_owner(self, method: str) -> str | None:
