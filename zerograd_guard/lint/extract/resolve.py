@@ -40,6 +40,7 @@ from zerograd_guard.lint.extract.names import (
     matches,
     may_write_grads,
     stored_parameters,
+    subnodes,
     unmoved,
 )
 from zerograd_guard.lint.extract.parameter_sets import (
@@ -2210,6 +2211,8 @@ def resolve_module(
     for function in model.functions:
         resolver.duck_types = resolver.duck_typed(function)
         resolver.resolve_block(function.body, function)
+        if function.has_loop and function.has_backward:
+            _end_paths_that_leave_the_loss_unbound(function.body, function, in_loop=False)
         _simplify(function.body)
         _mark_loops_that_run(function.body, function)
     model.summed_reads = [
@@ -2252,6 +2255,140 @@ def _kills(statements: list[Statement]) -> frozenset[str]:
         if event.kind == EventKind.KILL
         for name in event.names
     )
+
+
+def _end_paths_that_leave_the_loss_unbound(
+    statements: list[Statement], function: FunctionModel, in_loop: bool
+) -> None:
+    """End the paths of an ``if`` right before ``loss.backward()`` in a loop that bind no
+    ``loss`` (``if a: if b: loss = f()`` with no ``else``), where the ``if`` holds every
+    binding of that local: such a path never runs the backward. The first iteration
+    raises ``NameError``; a later one backpropagates through the previous iteration's
+    graph, which that iteration's backward freed (not so with ``retain_graph``: then the
+    path is kept). Each such path gets a ``raise`` at its end."""
+    for index, statement in enumerate(statements):
+        for part in child_blocks(statement):
+            _end_paths_that_leave_the_loss_unbound(
+                part, function, in_loop or type(statement) is Loop
+            )
+        if not (
+            in_loop
+            and type(statement) is Event
+            and statement.kind == EventKind.BACKWARD
+            and type(statement.loss) is cst.Name
+            and not _keeps_graph(statement.node)
+        ):
+            continue
+        name = statement.loss.value
+        if name in function.params or name in function.shared_names:
+            continue
+        branch = _binding_branch(statements[:index])
+        if (
+            branch is not None
+            and branch.node is not None
+            and 0 < _bindings(branch.node, name) == _bindings(function.node, name)
+        ):
+            _end_unbound(branch.body, _statements(branch.node.body), name, statement)
+            _end_unbound(branch.orelse, _else_statements(branch.node), name, statement)
+
+
+def _keeps_graph(node: cst.CSTNode) -> bool:
+    """``loss.backward(retain_graph=...)`` with any value, or any ``**kwargs``."""
+    return type(node) is cst.Call and any(
+        arg.star == "**" or (arg.keyword is not None and arg.keyword.value == "retain_graph")
+        for arg in node.args
+    )
+
+
+def _binding_branch(before: list[Statement]) -> If | None:
+    """The ``if`` right before, with only events between (they bind no local)."""
+    for statement in reversed(before):
+        if type(statement) is not Event:
+            return statement if type(statement) is If else None
+    return None
+
+
+def _end_unbound(
+    block: list[Statement], written: Sequence[cst.CSTNode], name: str, backward: Event
+) -> None:
+    """Make every path through ``block`` (the model of the statements ``written``) that
+    goes on past it without binding ``name`` end in a ``raise``."""
+    if _surely_binds(written, name):
+        return
+    if not any(_bindings(node, name) for node in written):
+        block.append(Jump("return", backward.node, raises=True))
+        return
+    for statement in block:
+        if type(statement) is If and statement.node is not None:
+            _end_unbound(statement.body, _statements(statement.node.body), name, backward)
+            _end_unbound(statement.orelse, _else_statements(statement.node), name, backward)
+
+
+def _statements(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    return suite.body  # type: ignore[return-value]
+
+
+def _else_statements(node: cst.If) -> Sequence[cst.CSTNode]:
+    orelse = node.orelse
+    if type(orelse) is cst.If:
+        return (orelse,)
+    return _statements(orelse.body) if type(orelse) is cst.Else else ()
+
+
+def _surely_binds(written: Sequence[cst.CSTNode], name: str) -> bool:
+    """Whether every path through the statements ``written`` that goes on past them binds
+    ``name`` (or leaves: ``return``, ``raise``, ``break``, ``continue``)."""
+    for node in written:
+        if type(node) is cst.If:
+            if _surely_binds(_statements(node.body), name) and _surely_binds(
+                _else_statements(node), name
+            ):
+                return True
+        elif type(node) is cst.SimpleStatementLine:
+            for small in node.body:
+                if type(small) in (cst.Return, cst.Raise, cst.Break, cst.Continue):
+                    return True
+                if type(small) in (cst.Assign, cst.AnnAssign) and _bindings(small, name):
+                    return True
+    return False
+
+
+_BINDING_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+# statements and expressions that bind their ``target``
+_TARGETED = (cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For)
+
+
+def _bindings(node: cst.CSTNode, name: str) -> int:
+    """How many times ``node`` binds the local ``name`` (assignment, ``for`` and
+    ``with`` targets, ``:=``, ``except ... as``), not counting nested scopes'."""
+    found = 0
+    pending: list[cst.CSTNode] = [node.body] if type(node) is cst.FunctionDef else [node]
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind in _BINDING_SCOPES:
+            continue
+        targets: list[cst.CSTNode] = []
+        if kind is cst.Assign:
+            targets = [target.target for target in item.targets]  # type: ignore[attr-defined]
+        elif kind in _TARGETED:
+            targets = [item.target]  # type: ignore[attr-defined]
+        elif kind is cst.AsName:
+            targets = [item.name]  # type: ignore[attr-defined]
+        found += sum(_names_bound(target, name) for target in targets)
+        if kind is not cst.Name:
+            pending.extend(subnodes(item))
+    return found
+
+
+def _names_bound(target: cst.CSTNode, name: str) -> int:
+    if type(target) is cst.Name:
+        return int(target.value == name)
+    if type(target) in (cst.Tuple, cst.List):
+        return sum(_names_bound(element.value, name) for element in target.elements)  # type: ignore[attr-defined]
+    if type(target) is cst.StarredElement:
+        return _names_bound(target.value, name)  # type: ignore[attr-defined]
+    return 0
 
 
 def _mark_loops_that_run(statements: list[Statement], function: FunctionModel) -> None:

@@ -881,6 +881,7 @@ class _Walker:
                 body=body,
                 orelse=orelse,
                 last_iteration=_last_iteration(node.test, self.function.loop_targets),
+                node=node,
             )
         )
 

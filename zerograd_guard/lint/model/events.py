@@ -197,6 +197,8 @@ class If:
     # ``i == len(loader) - 1``: True when the body runs only on the enclosing ``for``
     # loop's last iteration, False when the else branch does, None otherwise
     last_iteration: bool | None = None
+    # the ``if`` statement whose branches ``body`` and ``orelse`` are, as written
+    node: cst.If | None = field(default=None, repr=False)
 
 
 @dataclass(eq=False)
