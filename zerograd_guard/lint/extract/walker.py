@@ -578,7 +578,10 @@ class _Walker:
                 )
                 if is_clear or _times_zero(value, expression):
                     out.append(self._grad_clear(node, grad.value))  # type: ignore[attr-defined]
-                elif _transforms(value, expression):
+                elif _transforms(value, expression) or self._rewrites_own_gradient(
+                    value,
+                    grad.value,  # type: ignore[attr-defined]
+                ):
                     out.append(self._grad_scale(node))
                 else:  # gradients written by hand (faked in a test, averaged): unknown
                     out.append(self._grad_written(node, grad.value))  # type: ignore[attr-defined]
@@ -708,6 +711,20 @@ class _Walker:
         return self.event(
             EventKind.HAVOC, node, callee_name=GRAD_SCALE, modules=(owner,) if owner else ()
         )
+
+    def _rewrites_own_gradient(self, value: cst.BaseExpression, tensor: cst.BaseExpression) -> bool:
+        """Whether ``tensor.grad = value`` computes ``value`` from ``tensor.grad`` itself,
+        perhaps through aliases (XNOR-Net's ``m = m.mul(w[i].grad.data)``, then
+        ``w[i].grad.data = m.add(m_add).mul(n)``): the gradient is changed, not replaced."""
+        for found in self._with_grad_aliases(value):
+            stack: list[cst.CSTNode] = [found]
+            while stack:
+                item = stack.pop()
+                if _reads_grad(item) and item.value.deep_equals(tensor):  # type: ignore[attr-defined]
+                    return True
+                if type(item) not in LEAVES:
+                    stack.extend(subnodes(item))
+        return False
 
     def _grad_written(self, node: cst.Assign, tensor: cst.BaseExpression) -> Event:
         """``tensor.grad = value``: what an optimizer over ``tensor`` applies is unknown.
