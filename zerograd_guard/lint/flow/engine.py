@@ -1520,6 +1520,14 @@ class FlowEngine:
                     # attribute of this one (or holding it: a wrapper's inner optimizer,
                     # ``opt.opt``) clears of its parameters: unknown
                     entries[key] = UNKNOWN
+                elif (
+                    cover != FULL
+                    and type(value) is Foreign
+                    and self._clears_the_leak(key, value, (*modules, *stepped))
+                ):
+                    # the modules another loss is known to have written are cleared (an
+                    # encoder two optimizers share): what is left is not known to be its
+                    entries[key] = UNKNOWN
                 if cover != FULL:
                     continue
             if type(value) is Fresh:
@@ -1531,6 +1539,22 @@ class FlowEngine:
         if everything or modules:
             default = cleared(default)
         return with_entries(state, entries, default)
+
+    def _clears_the_leak(self, key: str, value: Foreign, cleared: tuple[str, ...]) -> bool:
+        """Whether clearing the modules ``cleared`` clears every module of optimizer
+        ``key`` that the backwards of its foreign gradients are known to have reached."""
+        tie = self.tie(key)
+        if tie is None or not cleared:
+            return False
+        written = set()
+        for backward in value.backwards:
+            reach = self.reach.get(backward)
+            if reach is None:
+                return False
+            written.update(t for t in tie if any(related(m, t) for m in reach.modules))
+        return bool(written) and all(
+            any(contains(module, t) for module in cleared) for t in written
+        )
 
     def _note_skipped_window(self, state: State, clear: Event, key: str) -> None:
         """A clear that runs on every iteration of its loop, reached with fresh gradients
