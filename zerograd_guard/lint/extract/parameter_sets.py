@@ -358,10 +358,17 @@ class ReachTracer:
                 stack.extend(args)  # ``torch.cat(...)``, ``F.mse_loss(...)``
                 return True
             stack.extend(args)
+            receiver_key = key_of(receiver)
+            method = (
+                self._method_of(receiver_key, name, scope)
+                if receiver_key is not None and self.bound is None
+                else None
+            )
+            if method is not None:  # ``g.get_comb_pred(x, c)``: what that method returns
+                return self._returned(method, node, scope, modules, receiver=receiver)  # type: ignore[arg-type]
             stack.append((receiver, scope, at))
             if name in TENSOR_METHODS:
                 return True
-            receiver_key = key_of(receiver)
             known = False
             submodule = None
             if key is not None and receiver_key is not None:
@@ -424,6 +431,39 @@ class ReachTracer:
             built = built and all(type(v) is cst.Call for v in assigned)
         return built
 
+    def _method_of(
+        self, receiver: str, name: str, scope: FunctionModel | None
+    ) -> FunctionModel | None:
+        """The method ``name`` (not ``forward``: a call runs hooks around it) that
+        ``receiver.name(...)`` runs when ``receiver`` holds instances of one class of the
+        file only, which (or a base of the file) defines it; None otherwise."""
+        if receiver in ("self", "cls") or name in ("forward", "__call__"):
+            return None
+        values = self.values(receiver, scope)
+        if values is None or not values[0]:
+            return None
+        found: FunctionModel | None = None
+        for value, _, _ in values[0]:
+            if type(value) is not cst.Call or type(value.func) is not cst.Name:
+                return None
+            method = self._defined_method(self.model.classes.get(value.func.value), name)
+            if method is None or (found is not None and method is not found):
+                return None
+            found = method
+        return found
+
+    def _defined_method(self, info: ClassInfo | None, name: str) -> FunctionModel | None:
+        seen: set[str] = set()
+        while info is not None and info.name not in seen:
+            seen.add(info.name)
+            if name in info.methods:
+                return info.methods[name]
+            bases = [c for base in info.bases if (c := self.model.classes.get(base))]
+            if len(bases) != 1:
+                return None
+            info = bases[0]
+        return None
+
     def _attribute_values(self, info: ClassInfo, attribute: str) -> list[cst.BaseExpression] | None:
         """What the class (and its bases of the file) assigns to ``self.attribute``; None
         when a method of that name is defined or nothing assigns it."""
@@ -450,7 +490,12 @@ class ReachTracer:
         return self.module_functions.get(name)
 
     def _returned(
-        self, helper: FunctionModel, call: cst.Call, scope: FunctionModel | None, modules: set[str]
+        self,
+        helper: FunctionModel,
+        call: cst.Call,
+        scope: FunctionModel | None,
+        modules: set[str],
+        receiver: cst.BaseExpression | None = None,
     ) -> bool:
         """A call of ``helper``, a function of this file: what it returns is traced
         through its ``return`` values with its parameters bound to the call's arguments
@@ -458,9 +503,11 @@ class ReachTracer:
         arguments themselves are followed by the caller). A module it calls through a
         parameter is the argument's; one of its own (a copy it makes, a global) is not
         named here, so the answer is then incomplete, as it is for a generator, a
-        ``*args`` call, or a parameter left to its default. Followed one call deep."""
+        ``*args`` call, or a parameter left to its default. Followed one call deep.
+        ``receiver``: ``helper`` is a method called on it, which its first parameter
+        (``self``) names."""
         returned = return_values(helper.node)
-        arguments = bound_arguments(helper.node, call)
+        arguments = bound_arguments(helper.node, call, receiver)
         if not returned or arguments is None:
             return False
         tracer = ReachTracer(self.model, bound=helper)
@@ -623,14 +670,20 @@ def return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
 
 
 def bound_arguments(
-    node: cst.CSTNode, call: cst.Call
+    node: cst.CSTNode, call: cst.Call, receiver: cst.BaseExpression | None = None
 ) -> dict[str, cst.BaseExpression | None] | None:
     """Each parameter of the function ``node`` defines -> the argument ``call`` passes
-    it (None: left to its default); None when that is not known (``*args``, ``**kw``)."""
+    it (None: left to its default); None when that is not known (``*args``, ``**kw``).
+    With ``receiver``, a method called on it: its first parameter is bound to it."""
     if type(node) is not cst.FunctionDef or node.asynchronous is not None:
         return None  # a coroutine function's call returns no such value
     params = node.params
     positional = [p.name.value for p in (*params.posonly_params, *params.params)]
+    first: dict[str, cst.BaseExpression | None] = {}
+    if receiver is not None:
+        if not positional:
+            return None
+        first = {positional.pop(0): receiver}
     keywords = {p.name.value for p in params.params} | {p.name.value for p in params.kwonly_params}
     bound: dict[str, cst.BaseExpression | None] = dict.fromkeys(
         [*positional, *(p.name.value for p in params.kwonly_params)]
@@ -648,7 +701,7 @@ def bound_arguments(
             bound[arg.keyword.value] = arg.value
         else:
             return None
-    return bound
+    return {**first, **bound}
 
 
 def _same_parameters(value: cst.CSTNode) -> list[str]:
