@@ -37,7 +37,10 @@ other model. A file that may freeze that model anywhere (`requires_grad_(False)`
 that is not a constant; a frozen part of it counts, as it may be all of it) is not judged
 for it; turning gradients on is no freeze. A loss both optimizers are cleared for right before its
 backward is meant for both models (BicycleGAN's encoder and generator): the second one
-stepping it with an extra loss of its own applies nothing twice.
+stepping it with an extra loss of its own applies nothing twice. Two optimizers that
+share a module (an encoder under two heads) do not leak through it when one of them
+clears it before the other's backward: what the other one holds is no longer known to
+be the first loss's.
 """
     VALID = (
         """\
@@ -82,6 +85,19 @@ for real in loader:
     loss_latent = criterion(encoder(generator(noise())), noise())
     loss_latent.backward()
     opt_g.step()
+""",
+        """\
+opt_1 = torch.optim.Adam([*encoder.parameters(), *head_1.parameters()])
+opt_2 = torch.optim.Adam([*encoder.parameters(), *head_2.parameters()])
+for x, y_1, y_2 in loader:
+    loss_1 = criterion(head_1(encoder(x)), y_1)
+    loss_1.backward()
+    opt_1.step()
+    opt_1.zero_grad()
+    loss_2 = criterion(head_2(encoder(x)), y_2)
+    loss_2.backward()
+    opt_2.step()
+    opt_2.zero_grad()
 """,
     )
     INVALID = (
