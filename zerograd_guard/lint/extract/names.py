@@ -628,3 +628,25 @@ def stored_parameters(cls: ClassInfo, attribute: str) -> list[str]:
         and id(value) in constructor.value_order
         and value.value in constructor.params
     ]
+
+
+def return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
+    """The values ``node``'s ``return`` statements return (nested functions, classes
+    and lambdas apart); none for a generator or a coroutine (its call returns no such
+    value)."""
+    found: list[cst.BaseExpression] = []
+    pending = list(subnodes(node)) if node is not None else []
+    while pending:
+        item = pending.pop()
+        kind = type(item)
+        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if kind in (cst.Yield, cst.Await):
+            return []
+        if kind is cst.Return:
+            if item.value is not None:  # type: ignore[attr-defined]
+                found.append(item.value)  # type: ignore[attr-defined]
+            continue
+        if kind not in LEAVES:
+            pending.extend(subnodes(item))
+    return found

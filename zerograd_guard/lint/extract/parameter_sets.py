@@ -35,6 +35,7 @@ from zerograd_guard.lint.extract.names import (
     callee_name,
     from_torch,
     key_of,
+    return_values,
     root_of,
     subnodes,
     tensor_factory,
@@ -645,28 +646,6 @@ def _other_arm(
 def _children(item: _Item) -> list[_Item]:
     node, scope, at = item
     return [(child, scope, at) for child in subnodes(node)]
-
-
-def return_values(node: cst.CSTNode | None) -> list[cst.BaseExpression]:
-    """The values ``node``'s ``return`` statements return (nested functions, classes
-    and lambdas apart); none for a generator or a coroutine (its call returns no such
-    value)."""
-    found: list[cst.BaseExpression] = []
-    pending = list(subnodes(node)) if node is not None else []
-    while pending:
-        item = pending.pop()
-        kind = type(item)
-        if kind in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        if kind in (cst.Yield, cst.Await):
-            return []
-        if kind is cst.Return:
-            if item.value is not None:  # type: ignore[attr-defined]
-                found.append(item.value)  # type: ignore[attr-defined]
-            continue
-        if kind not in LEAVES:
-            pending.extend(subnodes(item))
-    return found
 
 
 def bound_arguments(

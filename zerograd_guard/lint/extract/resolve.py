@@ -39,6 +39,7 @@ from zerograd_guard.lint.extract.names import (
     looks_like_optimizer,
     matches,
     may_write_grads,
+    return_values,
     stored_parameters,
     subnodes,
     unmoved,
@@ -48,7 +49,6 @@ from zerograd_guard.lint.extract.parameter_sets import (
     ReachTracer,
     bound_arguments,
     optimizer_modules,
-    return_values,
 )
 from zerograd_guard.lint.extract.summed_reads import summed_reads
 from zerograd_guard.lint.extract.walker import local_class

@@ -6,8 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from zerograd_guard.lint.extract.names import key_of
-from zerograd_guard.lint.extract.parameter_sets import return_values
+from zerograd_guard.lint.extract.names import key_of, return_values
 from zerograd_guard.lint.model.program import FunctionModel, ModuleModel
 from zerograd_guard.lint.options import IterationFunction
 
