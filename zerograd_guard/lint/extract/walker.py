@@ -46,6 +46,7 @@ from zerograd_guard.lint.extract.names import (
     names_a_window,
     names_a_window_source,
     names_in,
+    return_values,
     stored_parameters,
     subnodes,
     tensor_factory,
@@ -1459,10 +1460,40 @@ class _Walker:
             value = unmoved(value)  # ``Agent(net).cuda()``: the agent itself
             made = key_of(value.func) if type(value) is cst.Call else None
             if made is not None and (
-                self._imported_class(made) or self._inherits_imported_class(made)
+                self._imported_class(made)
+                or self._inherits_imported_class(made)
+                or self._factory_of_imported_class(made)
             ):
                 return True
         return False
+
+    def _factory_of_imported_class(self, name: str) -> bool:
+        """Whether ``name`` is a function of this file (around the call, or at module
+        level, before or after it) whose every ``return`` builds such an instance (``def
+        get_trainer(): return Trainer(cfg)``, ``Trainer`` imported): what a call returns
+        is that."""
+        scope: FunctionModel | None = self.function
+        while scope is not None and name not in scope.nested:
+            scope = scope.parent
+        factory = scope.nested[name].node if scope is not None else None
+        if factory is None:  # a module-level function defined after this one
+            factory = next(
+                (
+                    statement
+                    for statement in reversed(self.module.body)
+                    if type(statement) is cst.FunctionDef and statement.name.value == name
+                ),
+                None,
+            )
+        if factory is None:
+            return False
+        returned = return_values(factory)
+        return bool(returned) and all(
+            type(value := unmoved(returned_value)) is cst.Call
+            and (made := key_of(value.func)) is not None
+            and (self._imported_class(made) or self._inherits_imported_class(made))
+            for returned_value in returned
+        )
 
     def _imported_class(self, name: str) -> bool:
         return (
