@@ -5,7 +5,9 @@ gradient's sign before, but the projection reads its later binding, the clamp: a
 assignment to ``.data`` that uses no gradient is no update. Read through every binding
 of ``eta``, the projection was a manual step after the rebinding (a clear): a false
 ZG102, and a false ZG101 where the rebinding keeps ``requires_grad``. Through the
-latest binding of an alias, a gradient step is still one.
+latest binding of an alias, a gradient step is still one, also when that binding
+reads the alias's earlier one (``d = clamp(d + alpha * sign(g)); d = clamp(d, lo,
+hi)``, fast_adversarial's and AWP's ``attack_pgd``: the earlier binding counts too).
 """
 
 import torch
@@ -50,4 +52,19 @@ def step_through_the_latest_binding_never_cleared(model, X, y, epsilon, steps=10
         eta = torch.zeros_like(X)
         eta = 0.01 * delta.grad.data.sign()
         delta.data = torch.clamp(delta.data + eta, -epsilon, epsilon)
+    return delta.detach()
+
+
+def attack_pgd_never_cleared(model, X, y, epsilon, alpha, iters, lower, upper):
+    delta = torch.zeros_like(X).uniform_(-epsilon, epsilon)
+    delta.requires_grad = True
+    for _ in range(iters):
+        loss = nn.functional.cross_entropy(model(X + delta), y)
+        loss.backward()  # expect: ZG101
+        grad = delta.grad.detach()
+        d = delta[:, :, :, :]
+        g = grad[:, :, :, :]
+        d = torch.clamp(d + alpha * torch.sign(g), min=-epsilon, max=epsilon)
+        d = torch.max(torch.min(d, upper - X), lower - X)
+        delta.data[:, :, :, :] = d
     return delta.detach()

@@ -760,7 +760,9 @@ class _Walker:
         g = grad[idx]; d = clamp(d + a * sign(g)); delta.data[idx] = d``). Only the latest
         binding: a name bound to the gradient's sign and then to a projection (``eta =
         clamp(x.data - X, -eps, eps); x.data = X + eta``, convex_adversarial) writes no
-        gradient (precision first: a gradient bound in one branch only may be missed)."""
+        gradient (precision first: a gradient bound in one branch only may be missed).
+        A latest binding that reads the name itself (``d = clamp(d, lo, hi)``) carries
+        the binding before it on (``_latest``)."""
         found = list(values)
         assignments = self.function.assignments
         seen: set[str] = set()
@@ -768,7 +770,9 @@ class _Walker:
         for _ in range(GRAD_ALIAS_DEPTH):  # ``g = delta.grad``, ``d = d + a * sign(g)``...
             names = {name for value in pending for name in _plain_names(value)} - seen
             seen |= names
-            pending = [bound for name in names for bound in assignments.get(name, ())[-1:]]
+            pending = [
+                bound for name in names for bound in _latest(assignments.get(name, ()), name)
+            ]
             found.extend(bound for bound in pending if _mentions_grad(bound))
         return found
 
@@ -1711,6 +1715,17 @@ def _target_owners(target: cst.BaseExpression, iterable: cst.BaseExpression) -> 
     found: dict[str, str] = {}
     for element, arg in zip(elements, iterable.args, strict=True):
         found.update(_target_owners(element, arg.value))
+    return found
+
+
+def _latest(bindings: Sequence[cst.BaseExpression], name: str) -> list[cst.BaseExpression]:
+    """The last of a name's ``bindings`` so far, and, while a binding reads the name
+    itself (``d = clamp(d, lo, hi)`` after ``d = d + a * sign(g)``), the one before."""
+    found: list[cst.BaseExpression] = []
+    for value in reversed(bindings):
+        found.append(value)
+        if name not in _plain_names(value):
+            break
     return found
 
 
