@@ -51,7 +51,7 @@ from zerograd_guard.lint.extract.parameter_sets import (
     optimizer_modules,
 )
 from zerograd_guard.lint.extract.summed_reads import summed_reads
-from zerograd_guard.lint.extract.walker import local_class
+from zerograd_guard.lint.extract.walker import local_class, target_names
 from zerograd_guard.lint.model.events import (
     ALL,
     MANUAL,
@@ -2375,20 +2375,10 @@ def _bindings(node: cst.CSTNode, name: str) -> int:
             targets = [item.target]  # type: ignore[attr-defined]
         elif kind is cst.AsName:
             targets = [item.name]  # type: ignore[attr-defined]
-        found += sum(_names_bound(target, name) for target in targets)
+        found += sum(target_names(target).count(name) for target in targets)
         if kind is not cst.Name:
             pending.extend(subnodes(item))
     return found
-
-
-def _names_bound(target: cst.CSTNode, name: str) -> int:
-    if type(target) is cst.Name:
-        return int(target.value == name)
-    if type(target) in (cst.Tuple, cst.List):
-        return sum(_names_bound(element.value, name) for element in target.elements)  # type: ignore[attr-defined]
-    if type(target) is cst.StarredElement:
-        return _names_bound(target.value, name)  # type: ignore[attr-defined]
-    return 0
 
 
 def _mark_loops_that_run(statements: list[Statement], function: FunctionModel) -> None:

@@ -169,15 +169,19 @@ def _name_not_none(test: cst.BaseExpression) -> bool:
     )
 
 
-def _mentions_grad(*nodes: cst.CSTNode) -> bool:
+def _grad_reads(*nodes: cst.CSTNode) -> Iterator[cst.Attribute]:
+    """The reads of a tensor's gradient (``p.grad``, ``_reads_grad``) in ``nodes``."""
     stack = list(nodes)
     while stack:
         item = stack.pop()
         if _reads_grad(item):
-            return True
-        if type(item) not in LEAVES:
+            yield item  # type: ignore[misc]
+        elif type(item) not in LEAVES:
             stack.extend(subnodes(item))
-    return False
+
+
+def _mentions_grad(*nodes: cst.CSTNode) -> bool:
+    return any(_grad_reads(*nodes))
 
 
 def _plain_names(node: cst.CSTNode) -> set[str]:
@@ -197,16 +201,7 @@ def _plain_names(node: cst.CSTNode) -> set[str]:
 
 def _grad_owners(node: cst.CSTNode) -> set[str]:
     """The keys ``p`` of the ``p.grad`` (``p.grad.data``) that ``node`` reads."""
-    owners: set[str] = set()
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if _reads_grad(item):
-            owners.add(key_of(item.value) or "")  # type: ignore[attr-defined]
-            continue
-        if type(item) not in LEAVES:
-            stack.extend(subnodes(item))
-    return owners
+    return {key_of(read.value) or "" for read in _grad_reads(node)}
 
 
 def _updated(target: cst.BaseExpression, values: list[cst.BaseExpression]) -> str | None:
@@ -378,14 +373,14 @@ def _frozen_modules(call: cst.Call) -> list[str]:
     return found
 
 
-def _target_names(node: cst.BaseExpression) -> list[str]:
+def target_names(node: cst.BaseExpression) -> list[str]:
     if type(node) in (cst.Tuple, cst.List):
         names: list[str] = []
         for element in node.elements:
-            names.extend(_target_names(element.value))
+            names.extend(target_names(element.value))
         return names
     if type(node) is cst.StarredElement:
-        return _target_names(node.value)
+        return target_names(node.value)
     key = key_of(node)
     return [key] if key is not None else []
 
@@ -588,7 +583,7 @@ class _Walker:
                     out.append(self._grad_written(node, grad.value))  # type: ignore[attr-defined]
                 continue
             if type(expression) in (cst.Tuple, cst.List):
-                names = _target_names(expression)
+                names = target_names(expression)
                 for index, name in enumerate(names):
                     if name.startswith("self.") and self.cls is not None:
                         self.cls.attributes.setdefault(name[5:], []).append(
@@ -717,15 +712,9 @@ class _Walker:
         """Whether ``tensor.grad = value`` computes ``value`` from ``tensor.grad`` itself,
         perhaps through aliases (XNOR-Net's ``m = m.mul(w[i].grad.data)``, then
         ``w[i].grad.data = m.add(m_add).mul(n)``): the gradient is changed, not replaced."""
-        for found in self._with_grad_aliases(value):
-            stack: list[cst.CSTNode] = [found]
-            while stack:
-                item = stack.pop()
-                if _reads_grad(item) and item.value.deep_equals(tensor):  # type: ignore[attr-defined]
-                    return True
-                if type(item) not in LEAVES:
-                    stack.extend(subnodes(item))
-        return False
+        return any(
+            read.value.deep_equals(tensor) for read in _grad_reads(*self._with_grad_aliases(value))
+        )
 
     def _grad_written(self, node: cst.Assign, tensor: cst.BaseExpression) -> Event:
         """``tensor.grad = value``: what an optimizer over ``tensor`` applies is unknown.
@@ -948,7 +937,7 @@ class _Walker:
 
     def for_(self, node: cst.For, out: list[Statement]) -> None:
         self.expr(node.iter, out)
-        targets = frozenset(_target_names(node.target))
+        targets = frozenset(target_names(node.target))
         self.function.loop_targets |= targets
         iterates_parameters = _iterates_parameters(node.iter)
         if iterates_parameters:
@@ -1027,7 +1016,7 @@ class _Walker:
             no_grad |= name in ("no_grad", "inference_mode")
             if item.asname is not None:
                 self._place(item.item)  # a later ``with ... as x`` binds ``x`` anew
-                for target in _target_names(item.asname.name):
+                for target in target_names(item.asname.name):
                     self.function.assignments.setdefault(target, []).append(item.item)
         self.managed += managed
         self.no_grad += no_grad
@@ -1460,22 +1449,29 @@ class _Walker:
             values = self.cls.attributes.get(receiver_key[5:], ())
         else:
             values = self._assigned_where_read(receiver_key)
-        for value in values:
-            value = unmoved(value)  # ``Agent(net).cuda()``: the agent itself
-            made = key_of(value.func) if type(value) is cst.Call else None
-            if made is not None and (
-                self._imported_class(made)
-                or self._inherits_imported_class(made)
-                or self._factory_of_imported_class(made)
-            ):
-                return True
-        return False
+        return any(
+            self._builds_imported_instance(value) or self._factory_of_imported_class(value)
+            for value in values
+        )
 
-    def _factory_of_imported_class(self, name: str) -> bool:
-        """Whether ``name`` is a function of this file (around the call, or at module
+    def _builds_imported_instance(self, value: cst.BaseExpression) -> bool:
+        """Whether ``value`` builds an instance of an imported class, or of a class of this
+        file deriving from one, perhaps moved (``Agent(net).cuda()``: the agent itself)."""
+        value = unmoved(value)
+        made = key_of(value.func) if type(value) is cst.Call else None
+        return made is not None and (
+            self._imported_class(made) or self._inherits_imported_class(made)
+        )
+
+    def _factory_of_imported_class(self, value: cst.BaseExpression) -> bool:
+        """Whether ``value`` calls a function of this file (around the call, or at module
         level, before or after it) whose every ``return`` builds such an instance (``def
-        get_trainer(): return Trainer(cfg)``, ``Trainer`` imported): what a call returns
-        is that."""
+        get_trainer(): return Trainer(cfg)``, ``Trainer`` imported): what the call
+        returns is that."""
+        value = unmoved(value)
+        name = key_of(value.func) if type(value) is cst.Call else None
+        if name is None:
+            return False
         scope: FunctionModel | None = self.function
         while scope is not None and name not in scope.nested:
             scope = scope.parent
@@ -1492,12 +1488,7 @@ class _Walker:
         if factory is None:
             return False
         returned = return_values(factory)
-        return bool(returned) and all(
-            type(value := unmoved(returned_value)) is cst.Call
-            and (made := key_of(value.func)) is not None
-            and (self._imported_class(made) or self._inherits_imported_class(made))
-            for returned_value in returned
-        )
+        return bool(returned) and all(map(self._builds_imported_instance, returned))
 
     def _imported_class(self, name: str) -> bool:
         return (
